@@ -1,0 +1,149 @@
+"""`AsyncLLM`: the step loop on a background thread, streaming each request's tokens to asyncio."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import uuid
+from typing import AsyncIterator
+
+from engine.config import EngineConfig
+from engine.llm_engine import LLMEngine, RequestOutput
+from engine.metrics import EngineSnapshot
+
+log = logging.getLogger(__name__)
+
+
+class EngineDeadError(RuntimeError):
+    """The engine has shut down; no new requests are accepted."""
+
+
+class AsyncLLM:
+    """Thread-safe front of one `LLMEngine`. Only the engine thread touches the engine's state."""
+
+    def __init__(self, config: EngineConfig | None = None, checkpoint=None) -> None:
+        self.engine = LLMEngine(config or EngineConfig(), checkpoint)
+        self.tokenizer = self.engine.tokenizer
+        self._commands: queue.SimpleQueue = queue.SimpleQueue()
+        self._streams: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = {}
+        self._lock = threading.Lock()
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="supportdesk-engine", daemon=True)
+        self._thread.start()
+
+    # ---- public API (any thread / event loop) ---------------------------------------------
+    async def generate(self, prompt: str | list[int], params=None, request_id: str | None = None) -> AsyncIterator[RequestOutput]:
+        """Stream outputs of one request; leaving the loop early (or a cancelled task) aborts it."""
+        from engine.sampling import SamplingParams
+
+        if self._stopped.is_set():
+            raise EngineDeadError("engine is shut down")
+        request_id = request_id or uuid.uuid4().hex
+        seq = self.engine.make_sequence(prompt, params or SamplingParams(), request_id)  # validates here
+        stream: asyncio.Queue = asyncio.Queue()
+        with self._lock:
+            if request_id in self._streams:
+                raise ValueError(f"request id {request_id!r} is already in use")
+            self._streams[request_id] = (asyncio.get_running_loop(), stream)
+        loop = asyncio.get_running_loop()
+        added = loop.create_future()
+        self._commands.put(("add", seq, (loop, added)))
+        error = await added
+        if error is not None:
+            self._drop_stream(request_id)
+            raise error
+        finished = False
+        try:
+            while True:
+                out = await stream.get()
+                finished = out.finished
+                yield out
+                if finished:
+                    return
+        finally:
+            if not finished:
+                self.abort(request_id)
+            self._drop_stream(request_id)
+
+    def abort(self, request_id: str) -> None:
+        """Abort a request; its blocks are freed before the next step."""
+        self._commands.put(("abort", request_id, None))
+
+    def snapshot(self) -> EngineSnapshot:
+        return self.engine.snapshot()
+
+    @property
+    def is_running(self) -> bool:
+        return self._thread.is_alive() and not self._stopped.is_set()
+
+    def shutdown(self, timeout_s: float = 10.0) -> None:
+        """Stop the loop, abort what is left, and join the thread."""
+        self._stopped.set()
+        self._commands.put(("wake", None, None))
+        self._thread.join(timeout_s)
+
+    # ---- engine thread --------------------------------------------------------------------
+    def _drop_stream(self, request_id: str) -> None:
+        with self._lock:
+            self._streams.pop(request_id, None)
+
+    def _deliver(self, out: RequestOutput) -> None:
+        with self._lock:
+            target = self._streams.get(out.request_id)
+        if target is not None:
+            loop, stream = target
+            try:
+                loop.call_soon_threadsafe(stream.put_nowait, out)
+            except RuntimeError:  # the consumer's loop is closed
+                pass
+
+    def _handle(self, command) -> None:
+        kind, arg, reply = command
+        if kind == "add":
+            try:
+                self.engine.add_sequence(arg)
+                _reply(reply, None)
+            except Exception as exc:  # queue full, duplicate id: reported to the caller
+                _reply(reply, exc)
+        elif kind == "abort":
+            out = self.engine.abort(arg)
+            if out is not None:
+                self._deliver(out)
+
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            block = not self.engine.has_unfinished
+            try:
+                command = self._commands.get(timeout=0.5) if block else self._commands.get_nowait()
+                self._handle(command)
+                while True:
+                    self._handle(self._commands.get_nowait())
+            except queue.Empty:
+                pass
+            if self._stopped.is_set() or not self.engine.has_unfinished:
+                continue
+            try:
+                outputs = self.engine.step()
+            except Exception as exc:  # never hang the consumers: fail what was running
+                log.exception("engine step failed")
+                outputs = self.engine.fail_all(f"engine error: {exc}")
+            for out in outputs:
+                self._deliver(out)
+        for out in self.engine.fail_all("engine shut down"):
+            self._deliver(out)
+        while True:  # answer adds that raced with shutdown
+            try:
+                kind, _, reply = self._commands.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "add":
+                _reply(reply, EngineDeadError("engine is shut down"))
+
+
+def _reply(reply: tuple[asyncio.AbstractEventLoop, asyncio.Future], value) -> None:
+    loop, future = reply
+    try:
+        loop.call_soon_threadsafe(lambda: future.done() or future.set_result(value))
+    except RuntimeError:  # the caller's loop is closed
+        pass

@@ -1,0 +1,19 @@
+"""RMSNorm with an optional fused residual add; Gemma's ``(1 + w)`` form via ``weight_offset``."""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from engine.layers.ops import KernelOps
+
+
+class RMSNorm(nn.Module):
+    """``x / rms(x) * (weight_offset + weight)``; with ``residual`` returns ``(normed, x + residual)``."""
+
+    def __init__(self, dim: int, eps: float, weight_offset: float, ops: KernelOps) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.zeros(dim) if weight_offset else torch.ones(dim), requires_grad=False)
+        self.eps, self.weight_offset, self.ops = eps, weight_offset, ops
+
+    def forward(self, x: torch.Tensor, residual: torch.Tensor | None = None):
+        return self.ops.rms_norm(x, self.weight, self.eps, self.weight_offset, residual)

@@ -1,0 +1,41 @@
+"""Picks the kernel implementations: Triton on CUDA, the PyTorch references on the CPU."""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import torch
+
+from kernels.attention_ref import paged_decode_attention_ref, paged_prefill_attention_ref, store_kv_ref
+from kernels.rms_norm_ref import rms_norm_ref
+
+
+class KernelOps(NamedTuple):
+    """The four kernels the model calls, all with the reference signatures."""
+
+    store_kv: Callable
+    paged_decode_attention: Callable
+    paged_prefill_attention: Callable
+    rms_norm: Callable
+
+
+TORCH_OPS = KernelOps(store_kv_ref, paged_decode_attention_ref, paged_prefill_attention_ref, rms_norm_ref)
+
+
+def triton_ops() -> KernelOps:
+    """The Triton kernels (CUDA only)."""
+    from kernels.paged_decode_attention import paged_decode_attention
+    from kernels.paged_prefill_attention import paged_prefill_attention
+    from kernels.rms_norm import rms_norm
+    from kernels.store_kv import store_kv
+
+    return KernelOps(store_kv, paged_decode_attention, paged_prefill_attention, rms_norm)
+
+
+def select_ops(device: torch.device) -> KernelOps:
+    """Triton on CUDA when it imports, the PyTorch references otherwise."""
+    if device.type == "cuda":
+        try:
+            return triton_ops()
+        except ImportError:
+            return TORCH_OPS
+    return TORCH_OPS

@@ -1,0 +1,164 @@
+"""`ModelRunner`: owns the model and the KV cache tensors, turns a scheduled batch into flat
+tensors (input ids, positions, slot mappings, block tables, context lengths), runs the model
+and samples. The number of KV blocks is derived here from the memory budget."""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import torch
+
+from engine.config import EngineConfig
+from engine.layers.attention import AttentionMetadata, KVGroupMetadata
+from engine.layers.ops import select_ops
+from engine.models import MODEL_CLASSES
+from engine.models.base import DecoderLM
+from engine.models.model_config import ModelConfig
+from engine.scheduler import ScheduledBatch
+from engine.sequence import Sequence
+
+
+class KVCacheLayout(NamedTuple):
+    """How the KV budget is split between the full-attention and sliding-window pools."""
+
+    block_size: int
+    num_full_blocks: int
+    num_sliding_blocks: int
+    bytes_per_token: int  # K+V over all layers, without the sliding-window release
+
+    @staticmethod
+    def plan(model: ModelConfig, cfg: EngineConfig, dtype: torch.dtype) -> "KVCacheLayout":
+        """Size the pools: every running sequence can hold its window in the sliding pool; the rest is full."""
+        elem = torch.tensor([], dtype=dtype).element_size()
+        per_layer_block = 2 * cfg.block_size * model.num_kv_heads * model.head_dim * elem
+        num_full_layers, num_sliding_layers = len(model.full_layer_ids), len(model.sliding_layer_ids)
+        num_sliding = 0
+        if num_sliding_layers:
+            window_blocks = -(-model.sliding_window // cfg.block_size) + 1
+            num_sliding = cfg.max_num_seqs * window_blocks + -(-cfg.max_num_batched_tokens // cfg.block_size) + cfg.max_num_seqs
+        budget = cfg.kv_cache_bytes - num_sliding * num_sliding_layers * per_layer_block
+        num_full = budget // (max(num_full_layers, 1) * per_layer_block) if num_full_layers else 0
+        # The context limit must fit the pool, so a request that passes it can never outgrow the pool.
+        if num_full_layers and num_full < -(-cfg.max_model_len // cfg.block_size):
+            raise ValueError(
+                f"kv_cache_bytes={cfg.kv_cache_bytes} holds {max(num_full, 0)} full-attention blocks, fewer than one "
+                f"max_model_len={cfg.max_model_len} sequence needs; raise kv_cache_bytes or lower max_num_seqs")
+        if not num_full_layers:  # every layer slides: the sliding pool takes the whole budget
+            num_sliding = cfg.kv_cache_bytes // (num_sliding_layers * per_layer_block)
+        bytes_per_token = 2 * model.num_layers * model.num_kv_heads * model.head_dim * elem
+        return KVCacheLayout(cfg.block_size, int(num_full), int(num_sliding), bytes_per_token)
+
+
+def kv_bytes_for_sequence(model: ModelConfig, num_tokens: int, block_size: int, elem_bytes: int,
+                          sliding_release: bool) -> int:
+    """KV memory one sequence of ``num_tokens`` holds, with or without sliding-window block release."""
+    per_token_layer = 2 * model.num_kv_heads * model.head_dim * elem_bytes
+    blocks = math.ceil(num_tokens / block_size)
+    window_blocks = min(blocks, math.ceil((model.sliding_window or 0) / block_size) + 1)
+    num_sliding = len(model.sliding_layer_ids)
+    sliding_blocks = window_blocks if sliding_release else blocks
+    total_blocks = len(model.full_layer_ids) * blocks + num_sliding * sliding_blocks
+    return total_blocks * block_size * per_token_layer
+
+
+class ModelRunner:
+    def __init__(self, cfg: EngineConfig, model_config: ModelConfig, state_dict: dict[str, torch.Tensor],
+                 device: torch.device, sampler) -> None:
+        self.cfg, self.model_config, self.device = cfg, model_config, device
+        self.dtype = torch.bfloat16 if cfg.dtype == "bf16" or (cfg.dtype == "int8" and device.type == "cuda") else torch.float32
+        # int8 weights run with a bf16 KV cache: half the memory, and attention upcasts blocks as it reads them.
+        self.kv_dtype = torch.float32 if cfg.dtype == "fp32" else torch.bfloat16
+        self.ops = select_ops(device)
+        self.model = self._build_model(state_dict)
+        self.layout = KVCacheLayout.plan(model_config, cfg, self.kv_dtype)
+        self._allocate_kv_cache()
+        self.sampler = sampler
+
+    def _build_model(self, state_dict: dict[str, torch.Tensor]) -> DecoderLM:
+        cls = MODEL_CLASSES[self.model_config.architecture]
+        with torch.device("meta"):
+            model = cls(self.model_config, self.ops)
+            if self.cfg.dtype == "int8":
+                from engine.quant import swap_linears_to_int8
+
+                swap_linears_to_int8(model)
+        model.load_weights({k: self._to_device(k, v) for k, v in state_dict.items()})
+        return model.eval()
+
+    def _to_device(self, name: str, t: torch.Tensor) -> torch.Tensor:
+        """Float weights to the compute dtype; int8 weights and their fp32 scales stay as they are."""
+        if t.is_floating_point() and not name.endswith("weight_scale"):
+            t = t.to(self.dtype)
+        return t.to(self.device)
+
+    def _allocate_kv_cache(self) -> None:
+        mc, lay = self.model_config, self.layout
+        # Zeroed: masked slots are multiplied by zero probabilities, and garbage could be NaN.
+        alloc, dtype = torch.zeros, self.kv_dtype
+        self.kv_caches = []
+        for i, layer in enumerate(self.model.layers):
+            num_blocks = lay.num_sliding_blocks if mc.layer_window(i) else lay.num_full_blocks
+            shape = (num_blocks, lay.block_size, mc.num_kv_heads, mc.head_dim)
+            k, v = alloc(shape, dtype=dtype, device=self.device), alloc(shape, dtype=dtype, device=self.device)
+            layer.self_attn.attn.k_cache, layer.self_attn.attn.v_cache = k, v
+            self.kv_caches.append((k, v))
+
+    # ---- one step ---------------------------------------------------------------------------
+    def prepare(self, batch: ScheduledBatch) -> tuple[torch.Tensor, torch.Tensor, AttentionMetadata, list[int]]:
+        """Flat tensors for one step, plus the flat index of each sequence's last token (or -1: mid-prompt chunk)."""
+        bs = self.layout.block_size
+        input_ids: list[int] = []
+        positions: list[int] = []
+        slots: dict[str, list[int]] = {g: [] for g in batch.seqs[0].block_tables}
+        context_lens: list[int] = []
+        sample_index: list[int] = []
+        for seq, num_new in zip(batch.seqs, batch.num_new_tokens):
+            start, end = seq.num_computed_tokens, seq.num_computed_tokens + num_new
+            input_ids.extend(seq.token_ids[start:end])
+            positions.extend(range(start, end))
+            for group, table in seq.block_tables.items():
+                slots[group].extend(table[p // bs] * bs + p % bs for p in range(start, end))
+            context_lens.append(end)
+            sample_index.append(len(input_ids) - 1 if end == seq.num_tokens else -1)
+        nd = batch.num_decode_seqs
+        q_lens = batch.num_new_tokens[nd:]
+        cu = [0]
+        for n in q_lens:
+            cu.append(cu[-1] + n)
+        dev = self.device
+        groups = {}
+        for group in slots:
+            tables = [seq.block_tables[group] for seq in batch.seqs]
+            width = max(len(t) for t in tables)
+            padded = [t + [-1] * (width - len(t)) for t in tables]
+            groups[group] = KVGroupMetadata(torch.tensor(slots[group], dtype=torch.long, device=dev),
+                                            torch.tensor(padded, dtype=torch.int32, device=dev))
+        meta = AttentionMetadata(
+            num_decode_seqs=nd, num_decode_tokens=nd,
+            cu_seqlens_q=torch.tensor(cu, dtype=torch.int32, device=dev),
+            context_lens=torch.tensor(context_lens, dtype=torch.int32, device=dev),
+            groups=groups)
+        return (torch.tensor(input_ids, dtype=torch.long, device=dev),
+                torch.tensor(positions, dtype=torch.long, device=dev), meta, sample_index)
+
+    @torch.inference_mode()
+    def run(self, batch: ScheduledBatch) -> list[int | None]:
+        """Run one step; the sampled token of every sequence that reached its last token, else None."""
+        input_ids, positions, meta, sample_index = self.prepare(batch)
+        hidden = self.model(input_ids, positions, meta)
+        rows = [i for i, idx in enumerate(sample_index) if idx >= 0]
+        if not rows:
+            return [None] * len(batch.seqs)
+        logits = self.model.compute_logits(hidden[[sample_index[i] for i in rows]])
+        tokens = self.sampler.sample(logits, [batch.seqs[i] for i in rows]).tolist()
+        out: list[int | None] = [None] * len(batch.seqs)
+        for i, tok in zip(rows, tokens):
+            out[i] = tok
+        return out
+
+    @torch.inference_mode()
+    def prompt_logits(self, batch: ScheduledBatch) -> torch.Tensor:
+        """Logits at every position of a single-sequence prefill batch (for scoring and tests)."""
+        input_ids, positions, meta, _ = self.prepare(batch)
+        return self.model.compute_logits(self.model(input_ids, positions, meta))
+

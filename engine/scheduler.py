@@ -1,0 +1,137 @@
+"""Continuous batching: iteration-level scheduling under a per-step token budget.
+
+Every step, running sequences go first (a decode token each, or the next chunk of a prompt),
+then waiting sequences are admitted in arrival order while the token budget, ``max_num_seqs``
+and free KV blocks allow. Prompts are chunked so a long prompt never stalls running decodes.
+When blocks run out, the newest running sequence is preempted and later recomputed. A waiting
+sequence whose next uncached block is being prefilled right now by another sequence waits one
+step, so requests sharing a prefix (the SoT expansions of one answer) compute it only once.
+"""
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import NamedTuple
+
+from engine.block_manager import BlockManager
+from engine.sequence import Sequence, SequenceStatus
+
+
+class QueueFullError(RuntimeError):
+    """The bounded waiting queue is full; the caller should retry later."""
+
+
+class ScheduledBatch(NamedTuple):
+    """One step's work: decode sequences first, then prefill chunks, with new-token counts."""
+
+    seqs: list[Sequence]
+    num_new_tokens: list[int]
+    num_decode_seqs: int
+
+    @property
+    def num_tokens(self) -> int:
+        return sum(self.num_new_tokens)
+
+
+class Scheduler:
+    def __init__(self, block_manager: BlockManager, max_num_seqs: int, max_num_batched_tokens: int,
+                 max_waiting_requests: int) -> None:
+        self.block_manager = block_manager
+        self.max_num_seqs = max_num_seqs
+        self.max_num_batched_tokens = max_num_batched_tokens
+        self.max_waiting_requests = max_waiting_requests
+        self.waiting: deque[Sequence] = deque()
+        self.running: list[Sequence] = []
+        self.num_preemptions = 0
+
+    @property
+    def has_unfinished(self) -> bool:
+        return bool(self.waiting or self.running)
+
+    def add(self, seq: Sequence) -> None:
+        if len(self.waiting) >= self.max_waiting_requests:
+            raise QueueFullError(f"waiting queue is full ({self.max_waiting_requests} requests); retry later")
+        self.waiting.append(seq)
+
+    def schedule(self) -> ScheduledBatch:
+        """Pick this step's decodes and prefill chunks, allocating blocks; may preempt."""
+        budget = self.max_num_batched_tokens
+        scheduled: list[tuple[Sequence, int]] = []
+        preempted = False
+        for seq in sorted(self.running, key=lambda s: s.is_prefilling):  # decodes first
+            if seq.status != SequenceStatus.RUNNING or budget == 0:
+                continue
+            num_new = min(seq.num_tokens - seq.num_computed_tokens, budget)
+            while not self.block_manager.can_append(seq, num_new):
+                victim = next(s for s in reversed(self.running) if all(s is not t for t, _ in scheduled))
+                self._preempt(victim)
+                preempted = True
+                if victim is seq:
+                    break
+            else:
+                self.block_manager.append_slots(seq, num_new)
+                scheduled.append((seq, num_new))
+                budget -= num_new
+        if not preempted:  # no admissions in a step that had to preempt: avoids preempt/resume loops
+            self._admit_waiting(scheduled, budget)
+        scheduled.sort(key=lambda item: item[0].is_prefilling)
+        now = time.monotonic()
+        for seq, _ in scheduled:
+            if seq.first_scheduled_time is None:
+                seq.first_scheduled_time = now
+        num_decode = sum(1 for seq, _ in scheduled if not seq.is_prefilling)
+        return ScheduledBatch([s for s, _ in scheduled], [n for _, n in scheduled], num_decode)
+
+    def _admit_waiting(self, scheduled: list[tuple[Sequence, int]], budget: int) -> None:
+        bm = self.block_manager
+        pending = set().union(*(self._uncomputed_prompt_hashes(s) for s, _ in scheduled if s.is_prefilling))
+        deferred: list[Sequence] = []
+        while self.waiting and budget > 0 and len(self.running) < self.max_num_seqs:
+            seq = self.waiting[0]
+            cached = bm.cached_prefix_blocks(seq)
+            num_cached = len(cached.get("full", [])) * bm.block_size
+            next_block = num_cached // bm.block_size
+            if next_block < len(seq.block_hashes) and seq.block_hashes[next_block] in pending:
+                deferred.append(self.waiting.popleft())  # another sequence is prefilling this block now
+                continue
+            num_new = min(seq.num_tokens - num_cached, budget)
+            # Keep one free block per running sequence so admissions do not force preemptions.
+            if not bm.can_allocate(seq, num_new, cached, reserve=len(self.running)):
+                break
+            self.waiting.popleft()
+            bm.allocate(seq, num_new, cached)
+            seq.status = SequenceStatus.RUNNING
+            self.running.append(seq)
+            scheduled.append((seq, num_new))
+            budget -= num_new
+            pending |= self._uncomputed_prompt_hashes(seq)
+        self.waiting.extendleft(reversed(deferred))
+
+    def _uncomputed_prompt_hashes(self, seq: Sequence) -> set[bytes]:
+        if not self.block_manager.enable_prefix_caching:
+            return set()
+        hashes = self.block_manager.compute_hashes(seq)
+        return set(hashes[seq.num_computed_tokens // self.block_manager.block_size:])
+
+    def _preempt(self, seq: Sequence) -> None:
+        """Preemption by recompute: drop the blocks; the sequence re-enters the front of the queue."""
+        self.block_manager.free(seq)
+        seq.num_computed_tokens = 0
+        seq.status = SequenceStatus.WAITING
+        seq.num_preemptions += 1
+        self.num_preemptions += 1
+        self.running.remove(seq)
+        self.waiting.appendleft(seq)
+
+    def finish(self, seq: Sequence, reason: str) -> None:
+        """Mark finished and free its blocks at once (works for waiting, running or finished)."""
+        if seq.is_finished:
+            return
+        if seq in self.running:
+            self.running.remove(seq)
+        elif seq in self.waiting:
+            self.waiting.remove(seq)
+        self.block_manager.free(seq)
+        seq.status = SequenceStatus.FINISHED
+        seq.finish_reason = reason
+        seq.finished_time = time.monotonic()
