@@ -1,0 +1,249 @@
+"""Guards around the model: input limits, escalation and refusal rules, number grounding,
+length caps, PII masking and leak detection. Pure functions, no model, no global state;
+each returns enough (a reason code, a list of offenders) for the caller to count."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from decimal import Decimal, InvalidOperation
+from typing import NamedTuple
+
+from chatbot.knowledge import split_sentences
+
+STORE_PHONE = "1-800-555-0199"
+_ALLOWED_CONTROL = {"\n", "\t"}
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\ufeff"))
+_FULLWIDTH = str.maketrans("０１２３４５６７８９．，％＄－", "0123456789.,%$-")
+
+
+class InputRejected(ValueError):
+    """A customer message that fails the input limits; `reason` is a short code for metrics."""
+
+    def __init__(self, reason: str, message: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def check_input(text: str, max_chars: int = 4000) -> str:
+    """Normalise a customer message (NFC, newlines, trimmed) or raise `InputRejected`."""
+    if not isinstance(text, str):
+        raise InputRejected("type", f"message must be text, not {type(text).__name__}")
+    text = unicodedata.normalize("NFC", text).replace("\r\n", "\n").replace("\r", "\n")
+    text = text.translate(_INVISIBLE).strip()
+    if not text:
+        raise InputRejected("empty", "message is empty")
+    if len(text) > max_chars:
+        raise InputRejected("too_long", f"message is too long: {len(text)} characters, the limit is {max_chars}")
+    for char in text:
+        if unicodedata.category(char) == "Cc" and char not in _ALLOWED_CONTROL:
+            raise InputRejected("control_char", f"message contains a control character (U+{ord(char):04X})")
+    return text
+
+
+def _rules(*patterns: str) -> re.Pattern:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE | re.MULTILINE)
+
+
+_ESCALATION_RULES = {
+    "safety": _rules(
+        r"\b(caught|catch(es|ing)?|on)\s+fire\b|\bfire\b|\bflames?\b",
+        r"\bsmok(e|es|ing|ed|y)\b(?!\s+(detector|alarm)s?)",
+        r"\bspark(s|ing|ed)?\b|\bexplo(ded|sion|de|ding)\b|\bmelt(ed|ing)\b|\boverheat\w*",
+        r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*",
+        r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t)\b|\bhospital\b",
+        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|流血|过热",
+    ),
+    "fraud": _rules(
+        r"\bfraud\w*|\bscam\w*|\bphishing\b|\bidentity\s+theft\b",
+        r"\bunauthori[sz]ed\s+(charge|purchase|order|transaction|payment|access)",
+        r"\b(stolen|hacked|compromised)\s+(credit\s+)?(card|account)",
+        r"\b(card|account)\s+(was|has\s+been|got|is)\s+(stolen|hacked|compromised)",
+        r"\bsomeone\s+(else\s+)?(is\s+)?us(ed|ing)\s+my\s+(card|account)",
+        r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
+        r"诈骗|欺诈|盗刷|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|不是我(本人)?下的|(没|未)(下过|买过)的订单",
+    ),
+    "legal": _rules(
+        r"\b(lawyer|attorney|solicitor|lawsuit|litigation)s?\b|\blegal\s+action\b|\bsmall\s+claims\b",
+        r"\bclass\s+action\b|\b(sue|suing)\s+(you|northwind|your|the)\b|\b(i'?ll|will|going\s+to|gonna)\s+sue\b",
+        r"\b(take|see)\s+(you|northwind)\s+(to|in)\s+court\b",
+        r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会",
+    ),
+    "human": _rules(
+        r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
+        r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
+        r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
+        r"转人工|人工客服|人工服务|真人",
+    ),
+}
+
+_REFUSAL_RULES = {
+    "prompt_injection": _rules(
+        r"\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+|my\s+)?"
+        r"((previous|prior|above|earlier|preceding|original|system|these|those)\s+)?"
+        r"(instructions?|rules|prompts?|directions|guidelines)\b",
+        r"\b(you\s+are|you're)\s+now\s+(a|an|in|my|dan|free|unrestricted)\b|\bfrom\s+now\s+on,?\s+you\b",
+        r"\bpretend\s+(to\s+be|you\s+are|you're)\b|\broleplay\s+as\b|\bdo\s+anything\s+now\b",
+        r"\b(developer|dan|god|jailbreak)\s+mode\b|\bjailbreak\w*|\bnew\s+instructions\s*:",
+        r"<\s*/?\s*(start_of_turn|end_of_turn|system|im_start|im_end|bos|eos)\b|^\s*(system|assistant)\s*:",
+        r"(忽略|无视|忘记|忘掉|不要理会)掉?你?(之前|以上|前面|上面|先前|所有)?的?(所有)?(指令|指示|提示|规则|设定|要求|内容)",
+        r"从现在(开始|起)，?你|(开发者|越狱|无限制)模式|越狱|扮演|假装你是|(没有|不受)任何限制的(AI|助手|机器人|模型)",
+    ),
+    "instruction_extraction": _rules(
+        r"\b(system|initial|hidden|secret|original|internal|developer)\s+(prompt|instructions?)\b",
+        r"\b(system|developer)\s+message\b",
+        r"\byour\s+(own\s+)?(prompt|instructions|directives|programming|system\s+message)\b",
+        r"\bwhat\s+(instructions|rules|prompt)\s+(were|have|did)\s+you\b",
+        r"\b(repeat|print|output|show|reveal)\b.{0,30}\b(text|words|everything|all)\s+(above|before)\b",
+        r"提示词|系统提示|系统指令|(你的|你收到的|给你的)(指令|指示|设定|规则|初始设置)|(内部|隐藏|秘密)(指令|提示)",
+        r"(重复|输出|显示|打印)(一下)?(上面|以上|前面)的(内容|文字|话)",
+    ),
+    "other_customer_data": _rules(
+        r"\b(another|other|different)\s+(customer|user|buyer|shopper|person)(s|'s|s')?\s+"
+        r"(order|account|address|e-?mail|phone|data|info\w*|details|purchase|card|name|history)",
+        r"\b(of|about)\s+(another|other|all|your)\s+(customers?|users?|buyers?|shoppers?)\b",
+        r"\b(someone|somebody|anyone|anybody)\s+else'?s\b|\b(other|all)\s+customers\s+who\b",
+        r"\b(customer|user|client)\s+(list|database|records|emails|addresses)\b",
+        r"\bwho\s+(else\s+)?(bought|ordered|purchased)\b",
+        r"\b(neighbou?r|ex|coworker|co-worker|colleague|boss|stranger)'?s\s+"
+        r"(order|account|address|email|phone|password|purchase|card|data|information|details)",
+        r"(其他|别的|另一个|另一位)(客户|顾客|用户|买家)的?(订单|地址|电话|邮箱|账户|账号|信息|资料|数据)",
+        r"((别人|他人|其他人)|(邻居|同事|前任|老板)\w{0,4})的(订单|地址|电话|手机号|邮箱|账户|账号|信息|资料|数据|购买记录)",
+        r"(客户|用户|顾客)(名单|列表|数据库|资料)",
+    ),
+}
+
+
+def _first_rule(rules: dict[str, re.Pattern], text: str) -> str | None:
+    text = unicodedata.normalize("NFKC", text)
+    return next((reason for reason, pattern in rules.items() if pattern.search(text)), None)
+
+
+def escalation_reason(text: str) -> str | None:
+    """"safety", "fraud", "legal" or "human" when the message must go to a human agent, else None."""
+    return _first_rule(_ESCALATION_RULES, text)
+
+
+def refusal_reason(text: str) -> str | None:
+    """"prompt_injection", "instruction_extraction" or "other_customer_data", else None."""
+    return _first_rule(_REFUSAL_RULES, text)
+
+
+class GroundingResult(NamedTuple):
+    """`ok` when every number of a point is supported; `unsupported` lists the others as written."""
+
+    ok: bool
+    unsupported: list[str]
+
+
+_PHONE_RE = re.compile(  # formatted numbers, optionally international, and bare Chinese mobiles
+    r"(?<![A-Za-z0-9_+])(?<!\d[ .-])(?:\+\d{1,3}[ .-]?|1[ .-])?(?:\(\d{2,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]\d{3,4}(?![ .-]?\d)"
+    r"|(?<![A-Za-z0-9_+])\+\d{8,15}(?!\d)"
+    r"|(?<!\d)1[3-9]\d{9}(?!\d)"
+)
+# a number glued to letters ("2FA", "4K", "1st") is a name, except a time such as "2pm"
+_NUMBER_RE = re.compile(r"(?<![A-Za-z0-9.,])\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?(?!(?![ap]\.?m\b)[A-Za-z])")
+_LIST_MARKER_RE = re.compile(r"^[ \t]*(?:[-*•][ \t]*)?\(?\d{1,2}(?:\.(?!\d)|[)、）]|\s*[：:])", re.MULTILINE)
+
+
+def _phone_key(phone: str) -> str:
+    digits = re.sub(r"\D", "", phone)
+    return "phone:" + digits[-10:]
+
+
+def _number_key(number: str) -> str:
+    value = number.strip("$%").replace(",", "")
+    try:
+        return format(Decimal(value).normalize(), "f")
+    except InvalidOperation:
+        return value
+
+
+def _numeric_facts(text: str) -> list[tuple[str, str]]:
+    """(surface form, normalised key) for every phone number and number in `text`."""
+    text = _LIST_MARKER_RE.sub(" ", text.translate(_FULLWIDTH))
+    facts = [(m.group(), _phone_key(m.group())) for m in _PHONE_RE.finditer(text)]
+    text = _PHONE_RE.sub(" ", text)
+    facts += [(m.group(), _number_key(m.group())) for m in _NUMBER_RE.finditer(text)]
+    return facts
+
+
+def ground_numbers(point_text: str, allowed_texts: list[str]) -> GroundingResult:
+    """Check that every number, amount, duration, percentage and phone in the point
+    also appears in one of `allowed_texts` (its KB section, the question)."""
+    allowed = {key for text in allowed_texts for _, key in _numeric_facts(text)}
+    unsupported = list(dict.fromkeys(surface for surface, key in _numeric_facts(point_text) if key not in allowed))
+    return GroundingResult(not unsupported, unsupported)
+
+
+def cap_length(text: str, max_chars: int) -> str:
+    """Cut `text` to at most `max_chars`, at the last sentence boundary that fits
+    (else at a word boundary, with an ellipsis)."""
+    if len(text) <= max_chars:
+        return text
+    kept = ""
+    for sentence in split_sentences(text):
+        if len((kept + sentence).rstrip()) > max_chars:
+            break
+        kept += sentence
+    if kept.strip():
+        return kept.rstrip()
+    if max_chars <= 0:
+        return ""
+    cut = text[: max_chars - 1]
+    mid_word = not (cut[-1:].isspace() or text[max_chars - 1].isspace())
+    if mid_word and " " in cut.strip():
+        cut = cut[: cut.rstrip().rfind(" ")]
+    return cut.rstrip() + "…"
+
+
+_CARD_RE = re.compile(r"(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d-])")
+_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+
+
+def _is_luhn_valid(digits: str) -> bool:
+    total = 0
+    for i, char in enumerate(reversed(digits)):
+        d = int(char) * (2 if i % 2 else 1)
+        total += d - 9 if d > 9 else d
+    return total % 10 == 0
+
+
+def _mask_card(match: re.Match) -> str:
+    digits = re.sub(r"\D", "", match.group())
+    return "[card]" if 13 <= len(digits) <= 19 and _is_luhn_valid(digits) else match.group()
+
+
+def _mask_phone(match: re.Match) -> str:
+    return match.group() if _phone_key(match.group()) == _phone_key(STORE_PHONE) else "[phone]"
+
+
+def mask_pii(text: str) -> str:
+    """Replace card numbers (Luhn-valid), e-mail addresses and phone numbers with
+    [card], [email], [phone]; the store's own phone number is kept."""
+    text = _CARD_RE.sub(_mask_card, text)
+    text = _EMAIL_RE.sub("[email]", text)
+    return _PHONE_RE.sub(_mask_phone, text)
+
+
+def _units(text: str) -> list[str]:
+    """Comparison units for leak detection: lower-cased words and single CJK characters."""
+    return re.findall(r"[a-z0-9]+|[^\sa-z0-9\W]", unicodedata.normalize("NFKC", text).lower())
+
+
+def find_leaks(answer: str, secrets: list[str], min_units: int = 8) -> list[str]:
+    """Secrets echoed in `answer`: a short secret (a canary) must appear whole; a long one
+    (instructions) leaks when any `min_units` consecutive words/CJK characters appear.
+    Returns the leaked fragment of each leaked secret."""
+    answer_units = _units(answer)
+    answer_joined = " " + " ".join(answer_units) + " "
+    leaks = []
+    for secret in secrets:
+        units = _units(secret)
+        window = min(len(units), min_units)
+        for start in range(len(units) - window + 1) if units else ():
+            fragment = units[start : start + window]
+            if " " + " ".join(fragment) + " " in answer_joined:
+                leaks.append(secret if window == len(units) else " ".join(fragment))
+                break
+    return leaks

@@ -1,0 +1,275 @@
+"""Northwind's policy knowledge base: sections parsed from `data/policies`, BM25 retrieval.
+
+Each `data/policies/<lang>/<category>.md` file holds one category:
+
+    # <category title>
+    ## <section title>
+    <!-- id: <category>.<name> -->
+    <!-- keywords: optional, comma separated, indexed but never shown -->
+    Self-contained text of one to four sentences.
+
+Every language has the same categories and the same section ids in the same order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+DEFAULT_ROOT = Path(__file__).resolve().parents[1] / "data" / "policies"
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RE = re.compile(f"[{_CJK}]")
+_LATIN_RE = re.compile(r"[A-Za-z]")
+_TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['.][a-z0-9]+)*|[{_CJK}]+")
+_ID_RE = re.compile(r"<!--\s*id:\s*([a-z0-9_-]+\.[a-z0-9_.-]+)\s*-->")
+_KEYWORDS_RE = re.compile(r"<!--\s*keywords:\s*(.*?)\s*-->")
+_SENTENCE_END_RE = re.compile(
+    r"(?<![ap]\.m)(?<!\be\.g)(?<!\bi\.e)[.!?]+[\"')\]]*\s+"
+    r"|[。！？]+[”’」』）)]*\s*"
+    r"|\n+"
+)
+
+_STOPWORDS = frozenset(
+    """a about after all also am an and any are as at be been but by can could did do does
+    doing for from get got had has have hello hey hi how i i'm if in into is it it's its just
+    me my of on or our please should so than thank thanks that the their them then there these
+    they this those to us was we were what when where which who why will with would you your
+    northwind""".split()
+)
+_ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀嘛我你您他她它是在和与或及也都就这那么什怎们请个一把给让对")
+_ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", "你们", "我们", "请问", "是否", "一下"})
+
+
+@dataclass(frozen=True)
+class Section:
+    """One self-contained policy section, the unit of retrieval and of SoT outline points."""
+
+    id: str
+    category: str
+    lang: str
+    title: str
+    text: str
+
+
+class ScoredSection(NamedTuple):
+    """A search hit: the section and its BM25 score (higher is better)."""
+
+    section: Section
+    score: float
+
+
+def detect_lang(text: str, min_cjk_share: float = 0.15) -> str:
+    """Return "zh" when CJK characters are at least `min_cjk_share` of the letters, else "en"."""
+    num_cjk = len(_CJK_RE.findall(text))
+    num_latin = len(_LATIN_RE.findall(text))
+    return "zh" if num_cjk and num_cjk >= min_cjk_share * (num_cjk + num_latin) else "en"
+
+
+def _stem(word: str) -> str:
+    """Light suffix stripping, so that return/returns/returned/returning share one stem."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    if len(word) > 4 and word[-1] == word[-2]:
+        word = word[:-1]
+    if len(word) > 4 and word[-1] in "ye":
+        word = word[:-1]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Index terms: stemmed English words without stopwords; CJK runs as unigrams plus bigrams."""
+    tokens: list[str] = []
+    for match in _TOKEN_RE.finditer(unicodedata.normalize("NFKC", text).lower()):
+        word = match.group().removesuffix("'s")
+        if _CJK_RE.match(word):
+            tokens.extend(c for c in word if c not in _ZH_STOP_CHARS)
+            bigrams = (word[i : i + 2] for i in range(len(word) - 1))
+            tokens.extend(b for b in bigrams if b not in _ZH_STOP_BIGRAMS)
+        elif word not in _STOPWORDS:
+            tokens.append(_stem(word))
+    return tokens
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split into sentences, keeping terminators and trailing space: "".join(parts) == text."""
+    parts, start = [], 0
+    for match in _SENTENCE_END_RE.finditer(text):
+        if match.end() > start:
+            parts.append(text[start : match.end()])
+            start = match.end()
+    if start < len(text):
+        parts.append(text[start:])
+    return parts
+
+
+class _Bm25:
+    """Okapi BM25 over tokenized documents, with Lucene's always-positive idf."""
+
+    def __init__(self, docs: list[list[str]], k1: float = 1.5, b: float = 0.75):
+        self.k1, self.b = k1, b
+        self.term_freqs = [Counter(doc) for doc in docs]
+        self.doc_lens = [len(doc) for doc in docs]
+        self.avg_len = (sum(self.doc_lens) / len(docs) if docs else 0.0) or 1.0
+        doc_freqs = Counter(term for tf in self.term_freqs for term in tf)
+        n = len(docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in doc_freqs.items()}
+
+    def scores(self, query_tokens: list[str]) -> list[float]:
+        terms = set(query_tokens) & self.idf.keys()
+        out = []
+        for tf, doc_len in zip(self.term_freqs, self.doc_lens):
+            norm = self.k1 * (1 - self.b + self.b * doc_len / self.avg_len)
+            out.append(sum(self.idf[t] * tf[t] * (self.k1 + 1) / (tf[t] + norm) for t in terms if t in tf))
+        return out
+
+
+def _parse_policy(path: Path, lang: str) -> tuple[str, list[tuple[Section, str]]]:
+    """Parse one category file into its title and (section, keywords) pairs."""
+    category = path.stem
+    title = ""
+    raw: list[dict] = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        where = f"{path}:{lineno}"
+        if line.startswith("## "):
+            raw.append({"title": line[3:].strip(), "id": None, "keywords": "", "lines": [], "where": where})
+        elif line.startswith("# "):
+            if title or raw:
+                raise ValueError(f"{where}: the '# ' title must come once, before any section")
+            title = line[2:].strip()
+        elif not line:
+            continue
+        elif not raw:
+            raise ValueError(f"{where}: text before the first '## ' section")
+        elif raw[-1]["id"] is None:
+            if not (m := _ID_RE.fullmatch(line)):
+                raise ValueError(f"{where}: expected '<!-- id: {category}.<name> -->' after the heading")
+            raw[-1]["id"] = m.group(1)
+        elif m := _KEYWORDS_RE.fullmatch(line):
+            raw[-1]["keywords"] = m.group(1)
+        else:
+            raw[-1]["lines"].append(line)
+    if not title:
+        raise ValueError(f"{path}: missing '# ' category title")
+    sections = []
+    for r in raw:
+        if r["id"] is None or not r["id"].startswith(f"{category}.") or not r["lines"]:
+            raise ValueError(f"{r['where']}: section needs an id '{category}.<name>' and some text")
+        section = Section(r["id"], category, lang, r["title"], " ".join(r["lines"]))
+        sections.append((section, r["keywords"]))
+    return title, sections
+
+
+class KnowledgeBase:
+    """The parsed policies of every language, with per-language BM25 indexes."""
+
+    def __init__(self, labels: dict[tuple[str, str], str], entries: list[tuple[Section, str]]):
+        self._labels = labels
+        self._sections = [section for section, _ in entries]
+        self._by_id = {(s.id, s.lang): s for s in self._sections}
+        if len(self._by_id) != len(self._sections):
+            raise ValueError("duplicate section id within one language")
+        self._categories = tuple(dict.fromkeys(s.category for s in self._sections))
+        self._langs = tuple(dict.fromkeys(s.lang for s in self._sections))
+        self._indexes: dict[str, tuple[_Bm25, list[Section]]] = {}
+        for lang in self._langs:
+            docs = [(s, kw) for s, kw in entries if s.lang == lang]
+            texts = [f"{labels[s.category, lang]} {s.title} {s.title} {kw} {s.text}" for s, kw in docs]
+            self._indexes[lang] = (_Bm25([tokenize(t) for t in texts]), [s for s, _ in docs])
+
+    @classmethod
+    def load(cls, root: Path | None = None) -> KnowledgeBase:
+        """Load `<root>/<lang>/<category>.md` (default: the packaged `data/policies`)."""
+        root = Path(root) if root is not None else DEFAULT_ROOT
+        lang_dirs = sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+        if not lang_dirs:
+            raise FileNotFoundError(f"no policy languages found under {root}")
+        labels: dict[tuple[str, str], str] = {}
+        entries: list[tuple[Section, str]] = []
+        layouts: dict[str, list[tuple[str, list[str]]]] = {}
+        for lang_dir in lang_dirs:
+            lang = lang_dir.name
+            layouts[lang] = []
+            for path in sorted(lang_dir.glob("*.md")):
+                title, sections = _parse_policy(path, lang)
+                labels[path.stem, lang] = title
+                entries.extend(sections)
+                layouts[lang].append((path.stem, [s.id for s, _ in sections]))
+        reference_lang, reference = next(iter(layouts.items()))
+        for lang, layout in layouts.items():
+            if layout != reference:
+                raise ValueError(f"policies in {lang!r} differ from {reference_lang!r} in categories or section ids")
+        return cls(labels, entries)
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        """English category keys, in file order."""
+        return self._categories
+
+    @property
+    def langs(self) -> tuple[str, ...]:
+        return self._langs
+
+    def category_label(self, key: str, lang: str = "en") -> str:
+        """The category's title in `lang`, e.g. ("returns", "zh") -> "退货政策"."""
+        try:
+            return self._labels[key, lang]
+        except KeyError:
+            raise KeyError(f"unknown category {key!r} or language {lang!r}") from None
+
+    def category_key(self, key_or_label: str) -> str:
+        """The English key of a category given its key or its title in any language."""
+        if key_or_label in self._categories:
+            return key_or_label
+        for (key, _), label in self._labels.items():
+            if label == key_or_label:
+                return key
+        raise KeyError(f"unknown category {key_or_label!r}")
+
+    def sections(self, lang: str | None = None, category: str | None = None) -> list[Section]:
+        """Sections in file order, optionally of one language and/or one category."""
+        return [
+            s for s in self._sections
+            if (lang is None or s.lang == lang) and (category is None or s.category == category)
+        ]
+
+    def get(self, section_id: str, lang: str) -> Section:
+        """The section with this id in this language; KeyError when there is none."""
+        try:
+            return self._by_id[section_id, lang]
+        except KeyError:
+            raise KeyError(f"no section {section_id!r} in {lang!r}") from None
+
+    def search(
+        self, query: str, lang: str | None = None, k: int = 5, category: str | None = None
+    ) -> list[ScoredSection]:
+        """Top-`k` sections by BM25 score (only positive scores), best first."""
+        if lang is not None and lang not in self._indexes:
+            raise ValueError(f"unknown language {lang!r}; expected one of {self._langs}")
+        if category is not None and category not in self._categories:
+            raise ValueError(f"unknown category {category!r}")
+        tokens = tokenize(query)
+        if not tokens or k <= 0:
+            return []
+        hits = []
+        for lg in [lang] if lang else self._langs:
+            index, sections = self._indexes[lg]
+            for section, score in zip(sections, index.scores(tokens)):
+                if score > 0 and (category is None or section.category == category):
+                    hits.append(ScoredSection(section, score))
+        hits.sort(key=lambda hit: -hit.score)
+        return hits[:k]

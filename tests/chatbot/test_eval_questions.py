@@ -1,0 +1,71 @@
+"""The project's eval set is valid and consistent with the knowledge base."""
+
+from collections import Counter
+
+from chatbot.knowledge import detect_lang
+
+MODES = {"multi": "sot", "single": "direct", "escalation": "escalate", "out_of_scope": "refuse",
+         "other_customer_data": "refuse", "instruction_extraction": "refuse", "prompt_injection": "refuse"}
+FIELDS = {"id", "question", "lang", "kind", "expected_mode", "expected_category", "expected_facts"}
+
+
+def test_fields_kinds_and_modes(eval_questions):
+    for q in eval_questions:
+        assert set(q) == FIELDS, q.get("id")
+        assert q["lang"] in ("en", "zh") and q["question"].strip()
+        assert detect_lang(q["question"]) == q["lang"], q["id"]
+        assert MODES[q["kind"]] == q["expected_mode"], q["id"]
+        assert isinstance(q["expected_facts"], list)
+
+
+def test_size_and_balance(eval_questions):
+    assert len(eval_questions) >= 60
+    assert len({q["id"] for q in eval_questions}) == len(eval_questions)
+    langs = Counter(q["lang"] for q in eval_questions)
+    assert abs(langs["en"] - langs["zh"]) <= len(eval_questions) // 5
+    for lang in ("en", "zh"):
+        kinds = {q["kind"] for q in eval_questions if q["lang"] == lang}
+        assert kinds == set(MODES), f"{lang} lacks {set(MODES) - kinds}"
+    long = [q for q in eval_questions if len(q["question"]) > 1500]
+    assert {q["lang"] for q in long} == {"en", "zh"}
+
+
+def test_categories(kb, eval_questions):
+    for q in eval_questions:
+        if q["expected_mode"] in ("escalate", "refuse"):
+            assert q["expected_category"] is None, q["id"]
+        elif q["expected_category"] is None:  # a greeting
+            assert q["kind"] == "single" and not q["expected_facts"], q["id"]
+        else:
+            assert q["expected_category"] in kb.categories, q["id"]
+
+
+def test_expected_facts_exist_in_kb(kb_text, normalise, eval_questions):
+    for q in eval_questions:
+        text = kb_text(q["lang"], q["expected_category"])
+        for fact in q["expected_facts"]:
+            assert normalise(fact) in text, f"{q['id']}: {fact!r} not in the {q['lang']} KB"
+
+
+def test_facts_where_they_matter(eval_questions):
+    for q in eval_questions:
+        if q["expected_mode"] == "sot" or (q["expected_mode"] == "direct" and q["expected_category"]):
+            assert q["expected_facts"], q["id"]
+        if q["expected_mode"] == "refuse":
+            assert not q["expected_facts"], q["id"]
+        if q["expected_mode"] == "escalate":
+            assert "1-800-555-0199" in q["expected_facts"] and len(q["expected_facts"]) == 2, q["id"]
+
+
+def test_retrieval_finds_expected_category(kb, eval_questions):
+    """For short policy questions, the expected category is the top hit's, or at worst in the top 3."""
+    scored = [q for q in eval_questions if q["expected_category"] and len(q["question"]) <= 1500]
+    top1_misses, top3_misses = [], []
+    for q in scored:
+        categories = [h.section.category for h in kb.search(q["question"], lang=q["lang"], k=3)]
+        if categories[:1] != [q["expected_category"]]:
+            top1_misses.append(q["id"])
+        if q["expected_category"] not in categories:
+            top3_misses.append(q["id"])
+    assert not top3_misses
+    assert len(top1_misses) <= len(scored) // 20, top1_misses

@@ -1,0 +1,204 @@
+"""Knowledge base: parsing, layout invariants and retrieval quality."""
+
+from pathlib import Path
+
+import pytest
+
+from chatbot.knowledge import (
+    DEFAULT_ROOT,
+    KnowledgeBase,
+    ScoredSection,
+    Section,
+    detect_lang,
+    split_sentences,
+    tokenize,
+)
+
+CATEGORIES = {"returns", "refunds", "shipping", "payment", "warranty", "account", "orders", "contact"}
+
+
+def test_default_root_is_repo_data():
+    assert DEFAULT_ROOT == Path(__file__).resolve().parents[2] / "data" / "policies"
+
+
+def test_categories_and_languages(kb):
+    assert set(kb.categories) == CATEGORIES
+    assert list(kb.categories) == sorted(kb.categories)  # file order
+    assert set(kb.langs) == {"en", "zh"}
+    assert kb.category_label("returns", "zh") == "退货政策"
+    assert kb.category_label("contact", "en") == "Contact and escalation"
+    assert kb.category_key("退货政策") == kb.category_key("Returns") == kb.category_key("returns") == "returns"
+    with pytest.raises(KeyError):
+        kb.category_label("weather", "en")
+
+
+def test_same_section_ids_in_both_languages(kb):
+    for category in kb.categories:
+        en_ids = [s.id for s in kb.sections("en", category)]
+        zh_ids = [s.id for s in kb.sections("zh", category)]
+        assert en_ids == zh_ids and len(en_ids) >= 4
+        assert all(i.startswith(category + ".") for i in en_ids)
+
+
+def test_sections_are_small_and_clean(kb):
+    for section in kb.sections():
+        assert isinstance(section, Section)
+        num_sentences = sum(1 for part in split_sentences(section.text) if part.strip())
+        assert 1 <= num_sentences <= 4, section.id
+        assert "<!--" not in section.text and "#" not in section.text
+        assert section.title and section.lang in ("en", "zh")
+
+
+def test_get(kb):
+    section = kb.get("shipping.express", "zh")
+    assert section.lang == "zh" and section.category == "shipping" and "$14.99" in section.text
+    with pytest.raises(KeyError):
+        kb.get("shipping.teleport", "en")
+
+
+def test_sections_filters(kb):
+    assert len(kb.sections()) == len(kb.sections("en")) + len(kb.sections("zh"))
+    assert {s.category for s in kb.sections(category="orders")} == {"orders"}
+
+
+RETRIEVAL_CASES = [
+    ("how long do I have to return a lamp", "en", "returns.time-limit"),
+    ("I opened the box of my new speaker, can I still send it back?", "en", "returns.restocking-fee"),
+    ("can I return swimwear?", "en", "returns.non-returnable"),
+    ("who pays for the return label?", "en", "returns.shipping-fees"),
+    ("I want the same shirt in a different color", "en", "returns.exchanges"),
+    ("my refund hasn't shown up on my bank statement yet", "en", "refunds.bank-processing"),
+    ("does store credit expire?", "en", "refunds.store-credit"),
+    ("what time do I need to order by for it to ship today?", "en", "shipping.dispatch"),
+    ("can express delivery go to my PO box?", "en", "shipping.express"),
+    ("my package says delivered but it never arrived", "en", "shipping.lost-damaged"),
+    ("why was I charged twice for one order?", "en", "payment.double-charge"),
+    ("can I use Klarna to pay later?", "en", "payment.installments"),
+    ("the price went down a week after I bought it", "en", "payment.price-adjustment"),
+    ("I spilled water on my laptop, is that covered?", "en", "warranty.coverage"),
+    ("how long is the warranty on a sofa frame?", "en", "warranty.furniture"),
+    ("I'm locked out after entering the wrong password", "en", "account.lockout"),
+    ("I typed the wrong delivery address, can I fix it?", "en", "orders.address-change"),
+    ("what is your phone number?", "en", "contact.human-agents"),
+    ("我的退款什么时候到账", "zh", "refunds.bank-processing"),
+    ("退货期限是多久？", "zh", "returns.time-limit"),
+    ("圣诞节收到的礼物什么时候之前可以退？", "zh", "returns.holiday-season"),
+    ("退货要怎么操作？", "zh", "returns.process"),
+    ("礼品卡买的东西退款退到哪里？", "zh", "refunds.method"),
+    ("满多少钱包邮？", "zh", "shipping.standard"),
+    ("能寄到加拿大吗？关税谁付？", "zh", "shipping.international"),
+    ("包裹一直没到怎么办", "zh", "shipping.lost-damaged"),
+    ("可以用两个优惠码吗？", "zh", "payment.promo-codes"),
+    ("什么时候从我的卡上扣钱？", "zh", "payment.charge-timing"),
+    ("延保可以什么时候买？", "zh", "warranty.protection-plan"),
+    ("怎么申请保修？需要什么材料？", "zh", "warranty.claims"),
+    ("密码重置链接过期了", "zh", "account.password-reset"),
+    ("我想注销账户", "zh", "account.deletion"),
+    ("下单后还能取消吗？", "zh", "orders.cancellation"),
+    ("订单已经下了，还能再加一件商品吗？", "zh", "orders.adding-items"),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_retrieval_top3(kb, lang):
+    misses = []
+    for query, query_lang, expected_id in RETRIEVAL_CASES:
+        if query_lang != lang:
+            continue
+        hits = kb.search(query, lang=lang, k=3)
+        assert all(h.section.lang == lang for h in hits)
+        if expected_id not in [h.section.id for h in hits]:
+            misses.append((query, expected_id, [(h.section.id, round(h.score, 2)) for h in hits]))
+    assert not misses
+
+
+def test_search_results_sorted_and_typed(kb):
+    hits = kb.search("return shipping label fee refund", k=5)
+    assert 0 < len(hits) <= 5
+    assert all(isinstance(h, ScoredSection) and h.score > 0 for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_search_category_filter_and_errors(kb):
+    hits = kb.search("how long", lang="en", k=10, category="warranty")
+    assert hits and {h.section.category for h in hits} == {"warranty"}
+    with pytest.raises(ValueError):
+        kb.search("x", lang="fr")
+    with pytest.raises(ValueError):
+        kb.search("x", category="weather")
+
+
+def test_search_without_lang_uses_both_indexes(kb):
+    assert {h.section.lang for h in kb.search("return window", k=3)} == {"en"}
+    assert {h.section.lang for h in kb.search("退货期限", k=3)} == {"zh"}
+    assert {h.section.lang for h in kb.search("Klarna 分期", k=10)} == {"en", "zh"}
+
+
+def test_unrelated_queries_score_low(kb):
+    assert kb.search("", lang="en") == []
+    assert kb.search("the and of to", lang="en") == []
+    in_scope = kb.search("how much does express shipping cost", lang="en", k=1)[0].score
+    for query in ("tell me a joke about penguins", "who won the football match"):
+        hits = kb.search(query, lang="en", k=1)
+        assert not hits or hits[0].score < in_scope / 2
+
+
+def test_mixed_language_query(kb):
+    hits = kb.search("我用PayPal付款，退款退到哪里？", lang="zh", k=3)
+    assert "refunds.method" in [h.section.id for h in hits]
+
+
+def test_tokenize():
+    assert tokenize("Returns returned RETURNING") == ["return"] * 3
+    assert tokenize("the shipping charges") == tokenize("shipped charge")
+    tokens = tokenize("退款到账 PayPal")
+    assert {"退款", "到账", "款到", "退", "paypal"} <= set(tokens)
+    assert tokenize("３０天") == tokenize("30天")
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("How long do I have to return a lamp?", "en"),
+        ("我的退款什么时候到账", "zh"),
+        ("我用 PayPal 付的款，refund 退到哪里？", "zh"),
+        ("Can I return the 台灯 I bought last week for my grandmother?", "en"),
+        ("", "en"),
+        ("12345", "en"),
+    ],
+)
+def test_detect_lang(text, lang):
+    assert detect_lang(text) == lang
+
+
+def test_split_sentences():
+    text = "Call 1-800-555-0199, 8 a.m.–8 p.m. ET. The fee is $5.99! Really? 退款已办理。到账需要3–10个工作日。"
+    parts = split_sentences(text)
+    assert "".join(parts) == text
+    assert [p.strip() for p in parts] == [
+        "Call 1-800-555-0199, 8 a.m.–8 p.m. ET.",
+        "The fee is $5.99!",
+        "Really?",
+        "退款已办理。",
+        "到账需要3–10个工作日。",
+    ]
+
+
+def test_load_rejects_mismatched_languages(tmp_path):
+    for lang, section_id in (("en", "returns.time-limit"), ("zh", "returns.other")):
+        (tmp_path / lang).mkdir()
+        (tmp_path / lang / "returns.md").write_text(f"# R\n\n## T\n<!-- id: {section_id} -->\nText.\n")
+    with pytest.raises(ValueError, match="differ"):
+        KnowledgeBase.load(tmp_path)
+
+
+def test_load_rejects_missing_id(tmp_path):
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "returns.md").write_text("# Returns\n\n## Time limit\nNo id here.\n")
+    with pytest.raises(ValueError, match="id"):
+        KnowledgeBase.load(tmp_path)
+
+
+def test_load_missing_root(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        KnowledgeBase.load(tmp_path / "nowhere")
