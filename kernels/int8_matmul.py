@@ -1,0 +1,129 @@
+"""Triton int8 weight-only matmul with per-output-channel scales (see ``int8_matmul_ref``).
+
+Weights stay int8 in memory (half the bytes of bf16) and are dequantised in registers; the
+per-channel scale is applied once to the fp32 accumulator. Two kernels:
+
+* ``_int8_gemv_kernel`` for decode (``M <= GEMV_MAX_M``): one program per (row, ``BLOCK_N`` output
+  channels) streams a ``[BLOCK_N, K]`` weight panel with a multiply-reduce, no tensor cores, so
+  the only cost is reading the weights once per row (rows share them through L2).
+* ``_int8_matmul_kernel`` for prefill: ``tl.dot`` tiles, grouped launch order for L2 reuse;
+  its autotune set includes narrow ``BLOCK_M=16`` tiles for mid-sized decode batches.
+"""
+from __future__ import annotations
+
+import torch
+import triton
+import triton.language as tl
+
+from kernels._triton_utils import FLOAT_DTYPES, autotune_configs, check_shape, check_tensor, dot_dtype, next_pow2
+
+GEMV_MAX_M = 4
+
+_GEMV_CONFIGS = autotune_configs([
+    triton.Config({"BLOCK_N": bn, "BLOCK_K": bk}, num_warps=w)
+    for bn, bk, w in [(32, 128, 4), (16, 256, 4), (64, 128, 4), (32, 256, 8), (64, 256, 8), (128, 64, 4)]
+])
+_TILED_CONFIGS = autotune_configs([
+    triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8}, num_warps=w, num_stages=s)
+    for bm, bn, bk, w, s in [
+        (16, 64, 64, 4, 3), (16, 128, 128, 4, 4), (32, 64, 128, 4, 4), (64, 64, 64, 4, 3),
+        (64, 128, 64, 4, 4), (128, 128, 64, 8, 3), (128, 64, 64, 4, 4), (128, 256, 64, 8, 3),
+    ]
+])
+
+
+@triton.jit
+def _epilogue(acc, scale_ptr, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS: tl.constexpr):
+    """``acc * scale (+ bias)`` in fp32, cast to the output dtype and stored with bounds masks."""
+    n_mask = offs_n < N
+    out = acc * tl.load(scale_ptr + offs_n, mask=n_mask, other=0.0).to(tl.float32)
+    if HAS_BIAS:
+        out += tl.load(bias_ptr + offs_n, mask=n_mask, other=0.0).to(tl.float32)
+    mask = (offs_m[:, None] < M) & n_mask[None, :]
+    tl.store(out_ptr + offs_m[:, None] * stride_om + offs_n[None, :], out.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@triton.autotune(configs=_GEMV_CONFIGS, key=["N", "K"])
+@triton.jit
+def _int8_gemv_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, stride_xm, stride_wn, stride_om,
+                      HAS_BIAS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_n = tl.program_id(0)
+    row = tl.program_id(1).to(tl.int64)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    n_mask = offs_n < N
+    acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        k_mask = (k0 + offs_k) < K
+        x = tl.load(x_ptr + row * stride_xm + k0 + offs_k, mask=k_mask, other=0.0).to(tl.float32)
+        w = tl.load(w_ptr + offs_n[:, None].to(tl.int64) * stride_wn + k0 + offs_k[None, :],
+                    mask=n_mask[:, None] & k_mask[None, :], other=0)
+        acc += tl.sum(w.to(tl.float32) * x[None, :], axis=1)
+    offs_m = row + tl.arange(0, 1)
+    _epilogue(acc[None, :], scale_ptr, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS)
+
+
+@triton.autotune(configs=_TILED_CONFIGS, key=["M_BUCKET", "N", "K"])
+@triton.jit
+def _int8_matmul_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, M_BUCKET,
+                        stride_xm, stride_wn, stride_om,
+                        HAS_BIAS: tl.constexpr, DOT_DTYPE: tl.constexpr, BLOCK_M: tl.constexpr,
+                        BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    group_size = GROUP_M * num_pid_n
+    first_m = (pid // group_size) * GROUP_M
+    group_m = tl.minimum(num_pid_m - first_m, GROUP_M)
+    pid_m = first_m + (pid % group_size) % group_m
+    pid_n = (pid % group_size) // group_m
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    m_mask, n_mask = offs_m < M, offs_n < N
+    x_ptrs = x_ptr + offs_m[:, None].to(tl.int64) * stride_xm + offs_k[None, :]
+    w_ptrs = w_ptr + offs_n[None, :].to(tl.int64) * stride_wn + offs_k[:, None]  # [BLOCK_K, BLOCK_N] view of w^T
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k0 in range(0, K, BLOCK_K):
+        k_mask = (k0 + offs_k) < K
+        x = tl.load(x_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
+        w = tl.load(w_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0)
+        acc = tl.dot(x.to(DOT_DTYPE), w.to(DOT_DTYPE), acc, input_precision="ieee")
+        x_ptrs += BLOCK_K
+        w_ptrs += BLOCK_K
+    _epilogue(acc, scale_ptr, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS)
+
+
+def int8_matmul(x: torch.Tensor, weight_int8: torch.Tensor, weight_scale: torch.Tensor,
+                bias: torch.Tensor | None = None) -> torch.Tensor:
+    """``x`` ``[..., K]`` times int8 ``weight`` ``[N, K]`` with ``weight_scale`` ``[N]`` (+ ``bias``);
+    returns ``[..., N]`` in x's dtype, like ``int8_matmul_ref``."""
+    if not isinstance(x, torch.Tensor) or x.dim() < 1:
+        raise ValueError("x must be a tensor with at least one dim")
+    check_tensor("x", x, x.dim(), FLOAT_DTYPES)
+    check_tensor("weight_int8", weight_int8, 2, (torch.int8,), x.device)
+    N, K = weight_int8.shape
+    if x.shape[-1] != K:
+        raise ValueError(f"x has {x.shape[-1]} input features but weight_int8 is {tuple(weight_int8.shape)}")
+    check_tensor("weight_scale", weight_scale, 1, FLOAT_DTYPES, x.device)
+    check_shape("weight_scale", weight_scale, (N,))
+    if bias is not None:
+        check_tensor("bias", bias, 1, FLOAT_DTYPES, x.device)
+        check_shape("bias", bias, (N,))
+    x2 = x.reshape(-1, K)
+    M = x2.shape[0]
+    out = torch.empty((*x.shape[:-1], N), dtype=x.dtype, device=x.device)
+    if M == 0 or N == 0:
+        return out
+    out2 = out.view(M, N)
+    bias_arg = bias if bias is not None else weight_scale
+    if M <= GEMV_MAX_M:
+        grid = lambda meta: (triton.cdiv(N, meta["BLOCK_N"]), M)  # noqa: E731
+        _int8_gemv_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K,
+                                x2.stride(0), weight_int8.stride(0), out2.stride(0), HAS_BIAS=bias is not None)
+    else:
+        grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)  # noqa: E731
+        _int8_matmul_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K, next_pow2(M),
+                                  x2.stride(0), weight_int8.stride(0), out2.stride(0),
+                                  HAS_BIAS=bias is not None, DOT_DTYPE=dot_dtype(x.dtype))
+    return out

@@ -1,0 +1,83 @@
+"""Paged prefill attention: the Triton kernel against its reference, the reference against dense attention."""
+import pytest
+import torch
+
+from kernels.attention_ref import paged_prefill_attention_ref
+from kernels.paged_prefill_attention import paged_prefill_attention
+from tests.kernels.kernel_cases import (ATTENTION_CASES, DEVICE, HEAD_LAYOUT_IDS, HEAD_LAYOUTS, assert_close,
+                                        make_paged_kv, naive_attention)
+
+HEAD_DIM = 32
+SCALE = HEAD_DIM ** -0.5
+
+
+def _sequences(block_size):
+    """``(context_len, num_new)`` per sequence: one token, a whole prompt, chunks after a cached
+    prefix (unaligned to the block), and a single new token after a long prefix."""
+    return [(1, 1), (block_size + 1, block_size + 1), (2 * block_size + 5, 7), (3 * block_size, 1), (20, 13)]
+
+
+def _case(layout, block_size, dtype, window, sequences, seed=0):
+    num_heads, num_kv_heads = layout
+    context_lens = [ctx for ctx, _ in sequences]
+    first_needed = None if window is None else [max(0, ctx - new - window + 1) for ctx, new in sequences]
+    kv = make_paged_kv(context_lens, num_kv_heads, HEAD_DIM, block_size, dtype, first_needed, seed)
+    num_new = torch.tensor([new for _, new in sequences])
+    cu_seqlens_q = torch.cat([torch.zeros(1, dtype=torch.long), num_new.cumsum(0)]).to(torch.int32).to(DEVICE)
+    q = torch.randn((int(num_new.sum()), num_heads, HEAD_DIM), generator=torch.Generator().manual_seed(seed + 1))
+    return q.to(dtype).to(DEVICE), cu_seqlens_q, kv
+
+
+@ATTENTION_CASES
+def test_kernel_matches_reference(layout, block_size, dtype, window):
+    q, cu_seqlens_q, kv = _case(layout, block_size, dtype, window, _sequences(block_size))
+    args = (q, kv.k_cache, kv.v_cache, cu_seqlens_q, kv.context_lens, kv.block_tables, SCALE, window)
+    assert_close(paged_prefill_attention(*args), paged_prefill_attention_ref(*args), dtype)
+
+
+@pytest.mark.parametrize("window", [None, 1, 24])
+def test_long_prompts_span_many_query_and_key_tiles(window):
+    q, cu_seqlens_q, kv = _case((4, 1), 16, torch.float32, window, [(150, 150), (90, 41)], seed=4)
+    args = (q, kv.k_cache, kv.v_cache, cu_seqlens_q, kv.context_lens, kv.block_tables, SCALE, window)
+    assert_close(paged_prefill_attention(*args), paged_prefill_attention_ref(*args))
+
+
+def test_chunked_prefill_equals_whole_prefill():
+    """The same prompt prefilled whole, or as a cached prefix plus a chunk, gives the same rows."""
+    layout, ctx, split = (4, 2), 45, 29
+    q, cu_whole, kv = _case(layout, 16, torch.float32, None, [(ctx, ctx)], seed=9)
+    whole = paged_prefill_attention(q, kv.k_cache, kv.v_cache, cu_whole, kv.context_lens, kv.block_tables, SCALE)
+    cu_chunk = torch.tensor([0, ctx - split], dtype=torch.int32, device=DEVICE)
+    chunk = paged_prefill_attention(q[split:], kv.k_cache, kv.v_cache, cu_chunk, kv.context_lens,
+                                    kv.block_tables, SCALE)
+    assert_close(chunk, whole[split:])
+
+
+@pytest.mark.parametrize("window", [None, 1, 10])
+@pytest.mark.parametrize("block_size", [16, 32])
+@pytest.mark.parametrize("layout", HEAD_LAYOUTS, ids=HEAD_LAYOUT_IDS)
+def test_reference_matches_naive_attention(layout, block_size, window):
+    sequences = _sequences(block_size)
+    q, cu_seqlens_q, kv = _case(layout, block_size, torch.float32, window, sequences, seed=7)
+    out = paged_prefill_attention_ref(q, kv.k_cache, kv.v_cache, cu_seqlens_q, kv.context_lens,
+                                      kv.block_tables, SCALE, window)
+    for i, (ctx, new) in enumerate(sequences):
+        lo, hi = cu_seqlens_q[i].item(), cu_seqlens_q[i + 1].item()
+        positions = torch.arange(ctx - new, ctx)
+        expected = naive_attention(q[lo:hi].cpu(), kv.keys[i], kv.values[i], positions, SCALE, window)
+        assert_close(out[lo:hi].cpu(), expected, torch.float32)
+
+
+def test_rejects_bad_arguments():
+    q, cu_seqlens_q, kv = _case((4, 2), 16, torch.float32, None, [(5, 5), (9, 2)])
+    good = dict(q=q, k_cache=kv.k_cache, v_cache=kv.v_cache, cu_seqlens_q=cu_seqlens_q,
+                context_lens=kv.context_lens, block_tables=kv.block_tables, scale=SCALE)
+    bad_cases = {
+        "cu_seqlens_q": cu_seqlens_q[:2],  # one sequence, but two block-table rows
+        "block_tables": kv.block_tables.float(),
+        "k_cache": kv.k_cache.half(),
+        "sliding_window": 0,
+    }
+    for name, value in bad_cases.items():
+        with pytest.raises(ValueError):
+            paged_prefill_attention(**{**good, name: value})
