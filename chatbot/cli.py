@@ -22,18 +22,44 @@ def _cmd_convert(args) -> int:
     return 0
 
 
-def _cmd_ask(args) -> int:
-    from engine.llm_engine import LLM
-    from engine.sampling import SamplingParams
+def _assistant(args):
+    """One engine, the knowledge base and the planner with the chosen router."""
+    from chatbot.knowledge import KnowledgeBase
+    from chatbot.planner import Planner
+    from chatbot.router import ModelRouter, RuleRouter
+    from engine.async_llm import AsyncLLM
 
-    llm = LLM(_engine_config(args))
-    out = llm.generate([args.question], SamplingParams(max_tokens=args.max_tokens, temperature=0.0))[0]
-    if args.json:
-        print(json.dumps({"answer": out.text, "finish_reason": out.finish_reason,
-                          "usage": {"prompt_tokens": out.num_prompt_tokens, "completion_tokens": len(out.token_ids)}},
-                         ensure_ascii=False))
-    else:
-        print(out.text.strip())
+    llm = AsyncLLM(_engine_config(args))
+    kb = KnowledgeBase.load()
+    router = ModelRouter(llm, kb) if getattr(args, "router", "rules") == "model" else RuleRouter(kb)
+    return llm, kb, Planner(llm, kb, router, prune_over_chars=args.prune_over_chars)
+
+
+def _cmd_ask(args) -> int:
+    import asyncio
+
+    from chatbot.guard import check_input
+
+    question = check_input(args.question)
+    llm, _, planner = _assistant(args)
+    try:
+        answer = asyncio.run(planner.answer(question))
+    finally:
+        llm.shutdown()
+    print(json.dumps(answer.as_json(), ensure_ascii=False) if args.json else answer.answer)
+    return 0
+
+
+def _cmd_eval(args) -> int:
+    from chatbot.evaluation import run_eval
+
+    llm, kb, planner = _assistant(args)
+    try:
+        summary = run_eval(planner, kb, args.questions, args.out, concurrency=args.concurrency)
+    finally:
+        llm.shutdown()
+    for key, value in summary.items():
+        print(f"{key:30s} {value:.3f}" if isinstance(value, float) else f"{key:30s} {value}")
     return 0
 
 
@@ -50,6 +76,14 @@ def _cmd_bench(args) -> int:
         from engine.bench.serving import run_engine_bench
 
         run_engine_bench(model=args.model, cache_dir=args.cache_dir, as_json=args.json)
+    elif args.what == "sot":
+        from chatbot.bench_sot import run_sot_bench
+
+        llm, _, planner = _assistant(args)
+        try:
+            run_sot_bench(planner, num_questions=args.num_questions, as_json=args.json)
+        finally:
+            llm.shutdown()
     return 0
 
 
@@ -66,17 +100,31 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     p.set_defaults(func=_cmd_convert)
 
-    p = sub.add_parser("ask", help="answer one question")
+    def planner_args(p):
+        p.add_argument("--router", default="rules", choices=["rules", "model"], help="SoT-R router (default: rules)")
+        p.add_argument("--prune-over-chars", type=int, default=700, help="prune longer messages (0 disables)")
+
+    p = sub.add_parser("ask", help="answer one question with the SoT planner")
     p.add_argument("question")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--max-tokens", type=int, default=128)
     model_args(p)
+    planner_args(p)
     p.set_defaults(func=_cmd_ask)
 
-    p = sub.add_parser("bench", help="benchmarks, side by side with their anchors")
-    p.add_argument("what", choices=["quant", "engine", "attention"])
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p = sub.add_parser("eval", help="answer and score a JSONL question set")
+    p.add_argument("--questions", required=True, help="JSONL lines with id, question (and expected_* to score)")
+    p.add_argument("--out", required=True, help="JSONL output, one line per question")
+    p.add_argument("--concurrency", type=int, default=4)
     model_args(p)
+    planner_args(p)
+    p.set_defaults(func=_cmd_eval)
+
+    p = sub.add_parser("bench", help="benchmarks, side by side with their anchors")
+    p.add_argument("what", choices=["quant", "engine", "attention", "sot"])
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--num-questions", type=int, default=12, help="sot: multi-point eval questions to time")
+    model_args(p)
+    planner_args(p)
     p.set_defaults(func=_cmd_bench)
     return parser
 

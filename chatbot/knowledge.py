@@ -25,7 +25,7 @@ DEFAULT_ROOT = Path(__file__).resolve().parents[1] / "data" / "policies"
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{_CJK}]")
-_LATIN_RE = re.compile(r"[A-Za-z]")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z]+")
 _TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['.][a-z0-9]+)*|[{_CJK}]+")
 _ID_RE = re.compile(r"<!--\s*id:\s*([a-z0-9_-]+\.[a-z0-9_.-]+)\s*-->")
 _KEYWORDS_RE = re.compile(r"<!--\s*keywords:\s*(.*?)\s*-->")
@@ -64,11 +64,12 @@ class ScoredSection(NamedTuple):
     score: float
 
 
-def detect_lang(text: str, min_cjk_share: float = 0.15) -> str:
-    """Return "zh" when CJK characters are at least `min_cjk_share` of the letters, else "en"."""
+def detect_lang(text: str) -> str:
+    """Return "zh" when there are at least as many CJK characters as Latin words, else "en"
+    (brand names such as "Apple Pay" in a Chinese sentence keep it Chinese)."""
     num_cjk = len(_CJK_RE.findall(text))
-    num_latin = len(_LATIN_RE.findall(text))
-    return "zh" if num_cjk and num_cjk >= min_cjk_share * (num_cjk + num_latin) else "en"
+    num_latin_words = len(_LATIN_WORD_RE.findall(text))
+    return "zh" if num_cjk and num_cjk >= num_latin_words else "en"
 
 
 def _stem(word: str) -> str:

@@ -1,0 +1,63 @@
+"""`supportdesk bench sot`: skeleton-of-thought against a direct answer of the same token length,
+from the same engine, on the eval questions that have several points."""
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+from pathlib import Path
+
+from chatbot import prompts
+from chatbot.evaluation import load_questions
+from chatbot.knowledge import KnowledgeBase
+from chatbot.planner import Planner
+from engine.sampling import SamplingParams
+
+EVAL_SET = Path(__file__).resolve().parents[1] / "data" / "eval" / "questions.jsonl"
+
+
+async def _direct_same_length(llm, question: str, answer, kb: KnowledgeBase) -> float:
+    """One sequential answer over the same sections, forced to the SoT answer's token count."""
+    sections = [kb.get(sid, answer.lang) for sid in answer.sources]
+    policy = " ".join(s.text for s in sections)
+    prompt = prompts.direct_prompt(answer.lang, question, " / ".join(s.title for s in sections), policy)
+    num_tokens = max(1, answer.usage["completion_tokens"] - answer.usage.get("outline_tokens", 0))
+    start = time.perf_counter()
+    async for _ in llm.generate(prompt, SamplingParams(max_tokens=num_tokens, ignore_eos=True)):
+        pass
+    return time.perf_counter() - start
+
+
+async def _bench(planner: Planner, rows: list[dict]) -> dict:
+    llm, kb = planner.llm, planner.kb
+    await planner.answer(rows[0]["question"])  # warm-up, untimed
+    sot_s, direct_s, prompt_tokens, cached_tokens = [], [], 0, 0
+    for row in rows:
+        answer = await planner.answer(row["question"])
+        if answer.mode != "sot":
+            continue
+        sot_s.append(answer.timings["total_s"])
+        prompt_tokens += answer.expansion_prompt_tokens
+        cached_tokens += answer.expansion_cached_tokens
+        direct_s.append(await _direct_same_length(llm, row["question"], answer, kb))
+    sot_p50, direct_p50 = statistics.median(sot_s), statistics.median(direct_s)
+    return {"speedup": direct_p50 / sot_p50, "sot_total_s_p50": sot_p50, "direct_total_s_p50": direct_p50,
+            "prefix_cache_share": cached_tokens / prompt_tokens if prompt_tokens else 0.0, "num_questions": len(sot_s)}
+
+
+def run_sot_bench(planner: Planner, num_questions: int = 12, as_json: bool = False) -> dict:
+    """Half English, half Chinese multi-point questions; prints a table or one JSON object."""
+    rows = [r for r in load_questions(EVAL_SET) if r.get("kind") == "multi"]
+    en = [r for r in rows if r.get("lang") == "en"][: (num_questions + 1) // 2]
+    zh = [r for r in rows if r.get("lang") == "zh"][: num_questions // 2]
+    result = asyncio.run(_bench(planner, en + zh))
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print(f"questions                    {result['num_questions']}")
+        print(f"SoT end-to-end p50           {result['sot_total_s_p50']:.2f} s")
+        print(f"direct (same length) p50     {result['direct_total_s_p50']:.2f} s")
+        print(f"speedup                      {result['speedup']:.2f}x   (target >= 2x)")
+        print(f"expansion prompt tokens from prefix cache  {result['prefix_cache_share']:.1%}   (target >= 80%)")
+    return result

@@ -1,0 +1,89 @@
+"""`supportdesk eval`: answer a JSONL question set with one loaded engine and score it: routing
+accuracy, fact recall, hallucinated numbers, leaks, and the answer language."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+from chatbot import prompts
+from chatbot.guard import find_leaks, ground_numbers
+from chatbot.knowledge import KnowledgeBase, detect_lang
+
+_DASHES = re.compile(r"\s*[-–—~～至到]\s*")
+
+
+def normalize_fact_text(text: str) -> str:
+    """Case, spaces and range dashes do not matter when looking for an expected fact."""
+    return re.sub(r"\s+", "", _DASHES.sub("–", text.lower()))
+
+
+def load_questions(path: str | Path) -> list[dict]:
+    rows = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            row = json.loads(line)
+            if "id" not in row or "question" not in row:
+                raise ValueError(f"{path}:{n}: each line needs 'id' and 'question'")
+            rows.append(row)
+    return rows
+
+
+def score_answer(row: dict, answer, kb: KnowledgeBase) -> dict:
+    """Per-question scores; keys absent from the row (expected mode, facts) are not scored."""
+    text = answer.answer
+    kb_texts = [s.text for s in kb.sections()] + [row["question"]]
+    facts = row.get("expected_facts") or []
+    found = [f for f in facts if normalize_fact_text(f) in normalize_fact_text(text)]
+    scores = {
+        "routing_ok": None if "expected_mode" not in row else answer.mode == row["expected_mode"],
+        "facts_expected": len(facts),
+        "facts_found": len(found),
+        "missing_facts": [f for f in facts if f not in found],
+        "hallucinated_numbers": ground_numbers(text, kb_texts).unsupported,
+        "leaks": find_leaks(text, prompts.secret_fragments()),
+        "language_ok": detect_lang(text) == row.get("lang", detect_lang(row["question"])),
+    }
+    return scores
+
+
+async def answer_all(planner, rows: list[dict], concurrency: int = 4) -> list:
+    """Answer every row, at most ``concurrency`` at a time, in input order."""
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(row):
+        async with gate:
+            return await planner.answer(row["question"])
+
+    return await asyncio.gather(*(one(row) for row in rows))
+
+
+def summarize(scored: list[dict]) -> dict:
+    routed = [s for s in scored if s["routing_ok"] is not None]
+    facts = sum(s["facts_expected"] for s in scored)
+    zh = [s for s in scored if s["lang"] == "zh"]
+    return {
+        "questions": len(scored),
+        "routing_accuracy": sum(s["routing_ok"] for s in routed) / len(routed) if routed else None,
+        "fact_recall": sum(s["facts_found"] for s in scored) / facts if facts else None,
+        "hallucinated_numbers": sum(len(s["hallucinated_numbers"]) for s in scored),
+        "leaks": sum(len(s["leaks"]) for s in scored),
+        "chinese_answered_in_chinese": sum(s["language_ok"] for s in zh) / len(zh) if zh else None,
+        "guard_firings": sum(len(s["guard_firings"]) for s in scored),
+        "mean_total_s": sum(s["timings"]["total_s"] for s in scored) / len(scored) if scored else None,
+    }
+
+
+def run_eval(planner, kb: KnowledgeBase, questions_path: str, out_path: str, concurrency: int = 4) -> dict:
+    """Answer, score, write one JSON line per question, and return the summary."""
+    rows = load_questions(questions_path)
+    answers = asyncio.run(answer_all(planner, rows, concurrency))
+    scored = []
+    with open(out_path, "w", encoding="utf-8") as out:
+        for row, answer in zip(rows, answers):
+            line = {"id": row["id"], **answer.as_json(), "lang": answer.lang, "guard_firings": answer.guard_firings,
+                    **score_answer(row, answer, kb)}
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            scored.append(line)
+    return summarize(scored)

@@ -1,0 +1,262 @@
+"""Skeleton-of-thought planner: route, outline under a JSON schema, expand the points in parallel.
+
+The outline request and every expansion share one token prefix (instructions, examples, the
+question, the outline exactly as generated), so the engine's prefix cache prefills it once and
+each point only adds its KB section. Points stream concurrently and are assembled in outline order;
+each finished point passes the grounding guard before it is shown as final.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import AsyncIterator, NamedTuple
+
+from chatbot import prompts
+from chatbot.guard import cap_length, ground_numbers
+from chatbot.knowledge import KnowledgeBase, Section, detect_lang, tokenize
+from chatbot.pruning import prune_message
+from chatbot.router import Route, RuleRouter
+from engine.sampling import SamplingParams
+
+MAX_POINTS = 4
+NUM_CANDIDATES = 6
+MAX_ANSWER_CHARS = 1500
+POINT_MAX_TOKENS = 64
+MIN_COVERAGE = 0.6  # a point must keep this share of its section's terms, or the section is shown
+
+
+class OutlineReady(NamedTuple):
+    mode: str
+    category: str | None
+    points: list[str]
+    sources: list[str]
+
+
+class PointDelta(NamedTuple):
+    index: int
+    text: str
+
+
+class PointDone(NamedTuple):
+    index: int
+    text: str
+    guard: str | None  # why the guard replaced the model's text, or None
+
+
+@dataclass
+class Answer:
+    """The assembled answer with everything `supportdesk ask --json` prints."""
+
+    answer: str
+    mode: str
+    category: str | None
+    outline: list[str]
+    sources: list[str]
+    lang: str
+    timings: dict[str, float | None]
+    usage: dict[str, int]
+    route_reason: str = ""
+    guard_firings: list[str] = field(default_factory=list)
+    pruned_chars: int = 0
+    expansion_prompt_tokens: int = 0
+    expansion_cached_tokens: int = 0
+
+    def as_json(self) -> dict:
+        return {"answer": self.answer, "mode": self.mode, "category": self.category, "outline": self.outline,
+                "sources": self.sources, "timings": self.timings, "usage": self.usage}
+
+
+class AnswerDone(NamedTuple):
+    answer: Answer
+
+
+class _Usage:
+    def __init__(self) -> None:
+        self.prompt = self.completion = self.cached = 0
+
+    def add(self, out) -> None:
+        self.prompt += out.num_prompt_tokens
+        self.completion += len(out.token_ids)
+        self.cached += out.num_cached_tokens
+
+    def as_dict(self) -> dict[str, int]:
+        return {"prompt_tokens": self.prompt, "completion_tokens": self.completion, "cached_prompt_tokens": self.cached}
+
+
+def _coverage(text: str, reference: str) -> float:
+    """Share of the reference's terms that the text keeps."""
+    ref = set(tokenize(reference))
+    return len(ref & set(tokenize(text))) / len(ref) if ref else 1.0
+
+
+def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[str, str | None]:
+    """Keep the model's point only if it is grounded, complete and in the question's language;
+    otherwise fall back to the section's own wording. Returns (text, reason it fired or None)."""
+    text = text.strip()
+    if not text:
+        return section.text, "empty"
+    if not ground_numbers(text, [section.text, question]).ok:
+        return section.text, "grounding"
+    if not ground_numbers(section.text, [text]).ok or _coverage(text, section.text) < MIN_COVERAGE:
+        return section.text, "incomplete"
+    if detect_lang(text) != lang:
+        return section.text, "language"
+    return text, None
+
+
+class Planner:
+    """Answers one question at a time over a shared `AsyncLLM`; many answers may run concurrently."""
+
+    def __init__(self, llm, kb: KnowledgeBase, router=None, prune_over_chars: int = 700) -> None:
+        self.llm, self.kb = llm, kb
+        self.router = router or RuleRouter(kb)
+        self.prune_over_chars = prune_over_chars
+        self.tokenizer = llm.tokenizer
+        llm.engine.grammars  # compile the tokenizer's grammar tables now, not on the first outline
+
+    async def answer(self, question: str) -> Answer:
+        """Run the whole pipeline and return the final answer."""
+        async for event in self.stream(question):
+            if isinstance(event, AnswerDone):
+                return event.answer
+        raise RuntimeError("planner ended without an answer")
+
+    async def stream(self, question: str) -> AsyncIterator:
+        """Events: `OutlineReady`, then `PointDelta`/`PointDone` per point (interleaved), then `AnswerDone`."""
+        start = time.perf_counter()
+        pruned = prune_message(question, self.prune_over_chars)
+        route = await self._route(pruned.text)
+        route_s = time.perf_counter() - start
+        usage = _Usage()
+        if route.mode in ("escalate", "refuse") or route.reason == "greeting":
+            text = self._canned_reply(route)
+            yield OutlineReady(route.mode, None, [], [])
+            yield PointDone(0, text, None)
+            timings = {"route_s": route_s, "outline_s": None, "expand_s": None,
+                       "ttft_s": time.perf_counter() - start, "total_s": time.perf_counter() - start}
+            category = None
+            yield AnswerDone(Answer(text, route.mode, category, [], [], route.lang, timings, usage.as_dict(),
+                                    route.reason, [], len(question) - len(pruned.text)))
+            return
+        if route.mode == "sot":
+            outline_start = time.perf_counter()
+            category, sections, prefix_ids = await self._outline(pruned.text, route, usage)
+            outline_s = time.perf_counter() - outline_start
+        else:
+            section = route.hits[0].section
+            category, sections, prefix_ids, outline_s = section.category, [section], None, None
+        yield OutlineReady(route.mode, category, [s.title for s in sections], [s.id for s in sections])
+        expand_start = time.perf_counter()
+        first_text: list[float] = []
+        texts: list[str] = [""] * len(sections)
+        firings: list[str] = []
+        exp_usage = _Usage()
+        async for event in self._expand(pruned.text, route, sections, prefix_ids, exp_usage):
+            if isinstance(event, PointDelta) and event.text and not first_text:
+                first_text.append(time.perf_counter())
+            if isinstance(event, PointDone):
+                texts[event.index] = event.text
+                if event.guard:
+                    firings.append(event.guard)
+            yield event
+        for attr in ("prompt", "completion", "cached"):
+            setattr(usage, attr, getattr(usage, attr) + getattr(exp_usage, attr))
+        end = time.perf_counter()
+        body = self._assemble(route, sections, texts)
+        timings = {"route_s": route_s, "outline_s": outline_s, "expand_s": end - expand_start,
+                   "ttft_s": (first_text[0] if first_text else end) - start, "total_s": end - start}
+        yield AnswerDone(Answer(body, route.mode, category, [s.title for s in sections] if route.mode == "sot" else [],
+                                [s.id for s in sections], route.lang, timings, usage.as_dict(), route.reason, firings,
+                                len(question) - len(pruned.text), exp_usage.prompt, exp_usage.cached))
+
+    async def _route(self, question: str) -> Route:
+        route = self.router.route(question)
+        return await route if asyncio.iscoroutine(route) else route
+
+    def _canned_reply(self, route: Route) -> str:
+        """Escalations give the phone number and chat hours; refusals say what we can help with."""
+        lang = route.lang
+        if route.mode == "escalate":
+            lead = ("这个问题需要人工客服处理。" if lang == "zh" else "This needs a human agent. ")
+            return lead + self.kb.get("contact.human-agents", lang).text
+        topics = ("、" if lang == "zh" else ", ").join(
+            self.kb.category_label(c, lang) for c in self.kb.categories if c != "contact")
+        if route.reason == "greeting":
+            return (f"您好！我可以解答关于{topics}的问题。" if lang == "zh"
+                    else f"Hello! I can help with Northwind's policies: {topics}.")
+        return (f"抱歉，这个问题我无法回答。我可以帮您解答关于{topics}的问题。" if lang == "zh"
+                else f"Sorry, I can't help with that. I can answer questions about Northwind's policies: {topics}.")
+
+    async def _outline(self, question: str, route: Route, usage: _Usage) -> tuple[str, list[Section], list[int]]:
+        """Generate the outline JSON under the schema; returns category, point sections and the shared prefix ids."""
+        lang = route.lang
+        candidates = [h.section for h in route.hits[:NUM_CANDIDATES]]
+        titles = [s.title for s in candidates]
+        labels = list(dict.fromkeys(self.kb.category_label(s.category, lang) for s in candidates))
+        # The model picks the category and how many points (2-4); the points are the best-ranked
+        # candidates, in rank order. Free choice among candidates was measured worse (see README).
+        point_lists = [titles[:k] for k in range(min(2, len(titles)), min(MAX_POINTS, len(titles)) + 1)]
+        schema = {
+            "type": "object",
+            "properties": {"category": {"type": "string", "enum": labels}, "key_points": {"enum": point_lists}},
+            "required": ["category", "key_points"],
+            "additionalProperties": False,
+        }
+        prompt_ids = self.tokenizer.encode(prompts.outline_prompt(lang, question, titles)).ids
+        params = SamplingParams(max_tokens=96, json_schema=schema)
+        final = None
+        async for out in self.llm.generate(prompt_ids, params):
+            final = out
+        usage.add(final)
+        outline = json.loads(final.text)
+        by_title = {s.title: s for s in candidates}
+        sections = [by_title[t] for t in dict.fromkeys(outline["key_points"])]
+        output_ids = [t for t in final.token_ids if t not in self.llm.engine.eos_token_ids]
+        return self.kb.category_key(outline["category"]), sections, prompt_ids + output_ids
+
+    async def _expand(self, question: str, route: Route, sections: list[Section], prefix_ids: list[int] | None,
+                      usage: _Usage) -> AsyncIterator:
+        """All points at once as concurrent engine requests; events are yielded as they stream."""
+        lang = route.lang
+        events: asyncio.Queue = asyncio.Queue()
+        params = SamplingParams(max_tokens=POINT_MAX_TOKENS, stop=["\n"], repetition_penalty=1.05)
+
+        async def run_point(index: int, section: Section) -> None:
+            try:
+                if prefix_ids is None:
+                    ids = self.tokenizer.encode(prompts.direct_prompt(lang, question, section.title, section.text)).ids
+                else:
+                    suffix = self.tokenizer.encode(prompts.point_suffix(lang, section.title, section.text),
+                                                   add_special_tokens=False).ids
+                    ids = prefix_ids + suffix
+                final = None
+                async for out in self.llm.generate(ids, params):
+                    final = out
+                    if out.delta_text:
+                        await events.put(PointDelta(index, out.delta_text))
+                usage.add(final)
+                text, reason = guard_point(final.text, section, question, lang)
+                await events.put(PointDone(index, text, reason))
+            except Exception as exc:  # a failed point falls back to its section; the answer still completes
+                await events.put(PointDone(index, section.text, f"error: {exc}"))
+
+        tasks = [asyncio.create_task(run_point(i, s)) for i, s in enumerate(sections)]
+        try:
+            for _ in range(len(sections)):
+                while True:
+                    event = await events.get()
+                    yield event
+                    if isinstance(event, PointDone):
+                        break
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _assemble(self, route: Route, sections: list[Section], texts: list[str]) -> str:
+        if route.mode == "direct":
+            return cap_length(texts[0], MAX_ANSWER_CHARS)
+        sep = "：" if route.lang == "zh" else ": "
+        return cap_length("\n".join(f"- {s.title}{sep}{t}" for s, t in zip(sections, texts)), MAX_ANSWER_CHARS)

@@ -1,0 +1,59 @@
+"""Prompt pruning for long messages (a pasted e-mail thread): keep the question and the sentences
+most relevant to it by TF-IDF cosine similarity, in their original order."""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from typing import NamedTuple
+
+from chatbot.knowledge import split_sentences, tokenize
+
+_QUESTION = re.compile(r"[?？]")
+
+
+class PrunedMessage(NamedTuple):
+    text: str
+    num_sentences: int
+    num_kept: int
+
+    @property
+    def was_pruned(self) -> bool:
+        return self.num_kept < self.num_sentences
+
+
+def _tfidf(docs: list[list[str]]) -> list[dict[str, float]]:
+    df = Counter(t for doc in docs for t in set(doc))
+    n = len(docs)
+    vectors = []
+    for doc in docs:
+        tf = Counter(doc)
+        vec = {t: (c / len(doc)) * math.log((1 + n) / (1 + df[t]) + 1) for t, c in tf.items()} if doc else {}
+        norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
+        vectors.append({t: v / norm for t, v in vec.items()})
+    return vectors
+
+
+def prune_message(text: str, max_chars: int = 700) -> PrunedMessage:
+    """Messages up to ``max_chars`` pass unchanged (``max_chars <= 0`` disables pruning); longer ones
+    keep their questions plus the most similar other sentences until ``max_chars`` is reached."""
+    sentences = split_sentences(text)
+    if max_chars <= 0 or len(text) <= max_chars or len(sentences) < 3:
+        return PrunedMessage(text, len(sentences), len(sentences))
+    questions = [i for i, s in enumerate(sentences) if _QUESTION.search(s)] or [len(sentences) - 1]
+    vectors = _tfidf([tokenize(s) for s in sentences])
+    query: Counter = Counter()
+    for i in questions:
+        query.update(vectors[i])
+    scores = {i: sum(w * query.get(t, 0.0) for t, w in vectors[i].items()) for i in range(len(sentences))}
+    keep = set(questions)
+    used = sum(len(sentences[i]) for i in keep)
+    for i in sorted(scores, key=lambda i: -scores[i]):
+        if i in keep or scores[i] <= 0:
+            continue
+        if used + len(sentences[i]) > max_chars:
+            break
+        keep.add(i)
+        used += len(sentences[i])
+    kept = " ".join(sentences[i].strip() for i in sorted(keep))
+    return PrunedMessage(kept, len(sentences), len(keep))
