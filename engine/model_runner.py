@@ -35,7 +35,11 @@ class KVCacheLayout(NamedTuple):
         num_sliding = 0
         if num_sliding_layers:
             window_blocks = -(-model.sliding_window // cfg.block_size) + 1
-            num_sliding = cfg.max_num_seqs * window_blocks + -(-cfg.max_num_batched_tokens // cfg.block_size) + cfg.max_num_seqs
+            chunk_blocks = -(-cfg.max_num_batched_tokens // cfg.block_size)
+            ideal = cfg.max_num_seqs * (window_blocks + 1) + chunk_blocks
+            # At most half the budget; fewer blocks than ideal only means earlier preemption.
+            affordable = cfg.kv_cache_bytes // 2 // (num_sliding_layers * per_layer_block) if num_full_layers else ideal
+            num_sliding = max(min(ideal, affordable), window_blocks + chunk_blocks + 1)
         budget = cfg.kv_cache_bytes - num_sliding * num_sliding_layers * per_layer_block
         num_full = budget // (max(num_full_layers, 1) * per_layer_block) if num_full_layers else 0
         # The context limit must fit the pool, so a request that passes it can never outgrow the pool.
