@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 DTYPES = ("int8", "fp32", "bf16")
 DEVICES = ("auto", "cpu", "cuda")
+KERNEL_BACKENDS = ("auto", "torch", "triton")
 
 
 @dataclass(frozen=True)
@@ -24,12 +25,15 @@ class EngineConfig:
     max_waiting_requests: int = 256
     cache_dir: str | None = None
     num_threads: int | None = None
+    kernel_backend: str = "auto"  # auto: Triton on CUDA, the PyTorch references on the CPU
 
     def __post_init__(self) -> None:
         if self.dtype not in DTYPES:
             raise ValueError(f"dtype must be one of {DTYPES}, got {self.dtype!r}")
         if self.device not in DEVICES:
             raise ValueError(f"device must be one of {DEVICES}, got {self.device!r}")
+        if self.kernel_backend not in KERNEL_BACKENDS:
+            raise ValueError(f"kernel_backend must be one of {KERNEL_BACKENDS}, got {self.kernel_backend!r}")
         if self.block_size <= 0 or self.block_size & (self.block_size - 1):
             raise ValueError(f"block_size must be a positive power of two, got {self.block_size}")
         for name in ("max_num_seqs", "max_num_batched_tokens", "max_model_len", "kv_cache_bytes", "max_waiting_requests"):

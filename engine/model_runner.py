@@ -72,7 +72,7 @@ class ModelRunner:
         self.dtype = torch.bfloat16 if cfg.dtype == "bf16" or (cfg.dtype == "int8" and device.type == "cuda") else torch.float32
         # int8 weights run with a bf16 KV cache: half the memory, and attention upcasts blocks as it reads them.
         self.kv_dtype = torch.float32 if cfg.dtype == "fp32" else torch.bfloat16
-        self.ops = select_ops(device)
+        self.ops = select_ops(device, cfg.kernel_backend)
         self.model = self._build_model(state_dict)
         self.layout = KVCacheLayout.plan(model_config, cfg, self.kv_dtype)
         self._allocate_kv_cache()

@@ -31,9 +31,11 @@ def triton_ops() -> KernelOps:
     return KernelOps(store_kv, paged_decode_attention, paged_prefill_attention, rms_norm)
 
 
-def select_ops(device: torch.device) -> KernelOps:
-    """Triton on CUDA when it imports, the PyTorch references otherwise."""
-    if device.type == "cuda":
+def select_ops(device: torch.device, backend: str = "auto") -> KernelOps:
+    """Triton on CUDA when it imports, the PyTorch references otherwise; ``backend`` forces one."""
+    if backend == "triton":
+        return triton_ops()
+    if backend == "auto" and device.type == "cuda":
         try:
             return triton_ops()
         except ImportError:

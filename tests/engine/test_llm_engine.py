@@ -11,8 +11,9 @@ from engine.sampling import SamplingParams
 from tests.engine.engine_fixtures import make_llm
 
 GREEDY = SamplingParams(max_tokens=24, ignore_eos=True)
-# Tiny Gemma: the sliding pool takes 4 seqs x 7 blocks + 20 (240 KB); ~60 full blocks (240 tokens) remain.
-TIGHT_POOL = dict(kv_cache_bytes=307_200, max_model_len=160, max_num_seqs=4)
+# Tiny Gemma (1 KB per block and layer): the sliding pool gets its floor of 24 blocks x 5 layers (120 KB),
+# the full pool the remaining 60 blocks (240 tokens): both run out with 4 sequences of up to 100 tokens.
+TIGHT_POOL = dict(kv_cache_bytes=184_320, max_model_len=160, max_num_seqs=4)
 
 
 def _prompts(n: int, seed: int = 0, lo: int = 2, hi: int = 90) -> list[list[int]]:

@@ -1,0 +1,71 @@
+"""The SoT planner end to end on the real Gemma 3 270M (int8): routing, outline, parallel expansion
+over the shared prefix, grounding, language, and the `ask --json` contract."""
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+
+from chatbot.evaluation import score_answer
+from chatbot.knowledge import KnowledgeBase
+from chatbot.planner import Planner, guard_point
+from engine.async_llm import AsyncLLM
+from engine.config import EngineConfig
+from tests.conftest import track_engine
+
+ASK_KEYS = {"answer", "mode", "category", "outline", "sources", "timings", "usage"}
+
+
+def test_guard_point_falls_back_to_the_section(kb):
+    section = kb.get("returns.shipping-fees", "en")
+    assert guard_point("The label costs $7.99.", section, "who pays?", "en") == (section.text, "grounding")
+    assert guard_point("", section, "q", "en")[1] == "empty"
+    ok_text = section.text.replace("Return shipping", "Shipping back")
+    assert guard_point(ok_text, section, "q", "en") == (ok_text, None)
+
+
+@pytest.fixture(scope="module")
+def planner():
+    llm = AsyncLLM(EngineConfig(max_num_seqs=8))
+    track_engine(llm.engine)
+    yield Planner(llm, KnowledgeBase.load())
+    llm.shutdown()
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize("qid", ["en-multi-02", "zh-multi-04", "en-single-05", "zh-escalation-01", "en-out-of-scope-01"])
+def test_eval_questions_answered_correctly(planner, eval_questions, qid):
+    row = next(r for r in eval_questions if r["id"] == qid)
+    answer = asyncio.run(planner.answer(row["question"]))
+    scores = score_answer(row, answer, planner.kb)
+    assert scores["routing_ok"], (answer.mode, row["expected_mode"])
+    assert scores["facts_found"] == scores["facts_expected"], scores["missing_facts"]
+    assert not scores["hallucinated_numbers"] and not scores["leaks"] and scores["language_ok"]
+    if answer.mode == "sot":
+        assert 2 <= len(answer.outline) <= 4 and len(answer.sources) == len(answer.outline)
+        assert answer.category == row["expected_category"]
+        # The expansions reuse the outline request's prefix from the cache.
+        assert answer.expansion_cached_tokens >= 0.8 * answer.expansion_prompt_tokens
+
+
+@pytest.mark.real_model
+def test_ask_json_contract():
+    proc = subprocess.run([sys.executable, "-m", "chatbot.cli", "ask", "How long is the warranty on electronics?",
+                           "--json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert ASK_KEYS <= set(out) and out["mode"] == "direct" and out["category"] == "warranty"
+    assert set(out["timings"]) >= {"route_s", "outline_s", "expand_s", "ttft_s", "total_s"}
+    assert set(out["usage"]) == {"prompt_tokens", "completion_tokens", "cached_prompt_tokens"}
+    assert "1-year" in out["answer"] or "1 year" in out["answer"]
+
+
+def test_cli_bad_input_is_one_error_line(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "chatbot.cli", "convert", "--model", str(tmp_path / "missing.gguf")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "missing.gguf" in lines[0] and "error" in lines[0]
