@@ -28,7 +28,10 @@ INT8_MAX = 127
 # fbgemm packs one chunk per call; a big weight is packed in chunks on several threads (the 262144x640
 # head: 2.1 s on one thread, 1.0 s on two) and runs as one matmul per chunk (no slower for one token).
 PREPACK_CHUNK_ELEMENTS = 1 << 24
-MAX_DYNAMIC_ROWS = 8  # decode batches up to this size use fbgemm's dynamic int8 activations
+# Decode batches (and the head, which only sees sampled rows) use fbgemm's dynamic int8 activations;
+# larger inputs are prefill chunks and take the weight-only path (a per-call fp32 copy of the weight,
+# fine for the body's small matrices, far too big for the 262144x640 head).
+MAX_DYNAMIC_ROWS = 64
 _QUANTIZE_CHUNK_ROWS = 16384
 
 
@@ -188,7 +191,7 @@ class Int8Linear(nn.Module):
         lead, x2 = x.shape[:-1], x.reshape(-1, self.in_features)
         if self._packed is not None:
             xf = x2.float().contiguous()
-            if xf.shape[0] <= MAX_DYNAMIC_ROWS:
+            if xf.shape[0] <= MAX_DYNAMIC_ROWS or len(self._packed) > 1:  # a chunked (huge) weight: never copy it
                 parts = [torch.ops.quantized.linear_dynamic(xf, p) for p in self._packed]
             else:
                 parts = [nn.functional.linear(xf, w, b) for w, b in map(_unpack_fp32, self._packed)]

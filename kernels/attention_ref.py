@@ -17,10 +17,12 @@ def store_kv_ref(k: torch.Tensor, v: torch.Tensor, k_cache: torch.Tensor, v_cach
                  slot_mapping: torch.Tensor) -> None:
     """Write ``k``/``v`` ``[num_tokens, num_kv_heads, head_dim]`` into flat slots; slots < 0 are skipped."""
     num_kv_heads, head_dim = k_cache.shape[2], k_cache.shape[3]
-    keep = slot_mapping >= 0
-    slots = slot_mapping[keep].long()  # index_copy_ needs int64; accept int32 slot mappings too
-    k_cache.view(-1, num_kv_heads, head_dim).index_copy_(0, slots, k[keep].to(k_cache.dtype))
-    v_cache.view(-1, num_kv_heads, head_dim).index_copy_(0, slots, v[keep].to(v_cache.dtype))
+    slots = slot_mapping.long()  # index_copy_ needs int64; accept int32 slot mappings too
+    if bool((slots < 0).any()):
+        keep = slots >= 0
+        slots, k, v = slots[keep], k[keep], v[keep]
+    k_cache.view(-1, num_kv_heads, head_dim).index_copy_(0, slots, k.to(k_cache.dtype))
+    v_cache.view(-1, num_kv_heads, head_dim).index_copy_(0, slots, v.to(v_cache.dtype))
 
 
 def _gather_blocks(cache: torch.Tensor, block_ids: torch.Tensor) -> torch.Tensor:

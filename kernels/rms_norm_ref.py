@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 
 
 def rms_norm_ref(x: torch.Tensor, weight: torch.Tensor, eps: float, weight_offset: float = 0.0,
@@ -13,7 +14,10 @@ def rms_norm_ref(x: torch.Tensor, weight: torch.Tensor, eps: float, weight_offse
     if residual is not None:
         x = x + residual
         residual = x
-    xf = x.float()
-    y = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * (weight_offset + weight.float())
-    y = y.to(x.dtype)
+    if x.dtype == torch.float32:  # one fused op, same result
+        y = F.rms_norm(x, x.shape[-1:], weight.float() + weight_offset, eps)
+    else:
+        xf = x.float()
+        y = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * (weight_offset + weight.float())
+        y = y.to(x.dtype)
     return y if residual is None else (y, residual)
