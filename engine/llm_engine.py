@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+from concurrent.futures import ThreadPoolExecutor
 import logging
 import time
 from typing import Iterable, NamedTuple, Sequence as Seq
@@ -59,9 +60,12 @@ class LLMEngine:
             checkpoint = load_checkpoint(config.model, dtype=config.dtype, cache_dir=config.cache_dir)
         ckpt = checkpoint
         self.model_config = ckpt.config
-        self.tokenizer = Tokenizer.from_file(str(ckpt.tokenizer_path))
-        self.device = resolve_device(config.device)
-        self.runner = ModelRunner(config, ckpt.config, ckpt.state_dict, self.device, Sampler())
+        # Parsing the 262k-token tokenizer.json takes about a second; it overlaps with building the model.
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            tokenizer = pool.submit(Tokenizer.from_file, str(ckpt.tokenizer_path))
+            self.device = resolve_device(config.device)
+            self.runner = ModelRunner(config, ckpt.config, ckpt.state_dict, self.device, Sampler())
+            self.tokenizer = tokenizer.result()
         lay = self.runner.layout
         self.block_manager = BlockManager(lay.block_size, lay.num_full_blocks, lay.num_sliding_blocks,
                                           ckpt.config.sliding_window, config.enable_prefix_caching)
