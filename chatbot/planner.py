@@ -22,6 +22,7 @@ from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
 NUM_CANDIDATES = 6
+MIN_RELATIVE_SCORE = 0.5  # candidates scoring below this share of the best one are not offered
 MAX_ANSWER_CHARS = 1500
 POINT_MAX_TOKENS = 64
 MIN_COVERAGE = 0.6  # a point must keep this share of its section's terms, or the section is shown
@@ -192,7 +193,9 @@ class Planner:
     async def _outline(self, question: str, route: Route, usage: _Usage) -> tuple[str, list[Section], list[int]]:
         """Generate the outline JSON under the schema; returns category, point sections and the shared prefix ids."""
         lang = route.lang
-        candidates = [h.section for h in route.hits[:NUM_CANDIDATES]]
+        top = route.hits[0].score
+        relevant = [h for h in route.hits[:NUM_CANDIDATES] if h.score >= MIN_RELATIVE_SCORE * top]
+        candidates = [h.section for h in route.hits[:max(2, len(relevant))]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(s.category, lang) for s in candidates))
         # The model picks the category and how many points (2-4); the points are the best-ranked
