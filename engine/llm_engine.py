@@ -14,7 +14,7 @@ from engine.config import EngineConfig
 from engine.metrics import EngineMetrics, EngineSnapshot, RequestMetrics
 from engine.model_runner import ModelRunner
 from engine.scheduler import Scheduler
-from engine.sequence import Sequence, SequenceStatus
+from engine.sequence import Sequence
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,6 @@ from engine.models import MODEL_CLASSES
 from engine.models.base import DecoderLM
 from engine.models.model_config import ModelConfig
 from engine.scheduler import ScheduledBatch
-from engine.sequence import Sequence
 
 
 class KVCacheLayout(NamedTuple):
