@@ -6,6 +6,8 @@ import json
 import sys
 import time
 
+from chatbot.users_cli import add_users_parser
+
 
 def _engine_config(args):
     from engine.config import EngineConfig
@@ -33,6 +35,34 @@ def _assistant(args):
     kb = KnowledgeBase.load()
     router = ModelRouter(llm, kb) if getattr(args, "router", "rules") == "model" else RuleRouter(kb)
     return llm, kb, Planner(llm, kb, router, prune_over_chars=args.prune_over_chars)
+
+
+def _build_service(args):
+    """The ChatService `serve` runs: engine, knowledge base, router, store, keys."""
+    from chatbot.knowledge import KnowledgeBase
+    from chatbot.router import ModelRouter, RuleRouter
+    from chatbot.service import ChatService, ServiceConfig
+    from chatbot.store import Store
+    from engine.async_llm import AsyncLLM
+
+    llm = AsyncLLM(_engine_config(args))
+    kb = KnowledgeBase.load()
+    router = ModelRouter(llm, kb) if args.router == "model" else RuleRouter(kb)
+    store = Store(args.database_url)
+    config = ServiceConfig(prune_over_chars=args.prune_over_chars, max_concurrent_answers=args.max_concurrent_answers)
+    return ChatService(llm, kb, store, config, router)
+
+
+def _cmd_serve(args) -> int:
+    import uvicorn
+
+    from chatbot.api import create_app
+
+    service = _build_service(args)
+    app = create_app(service)
+    print(f"supportdesk: serving on http://{args.host}:{args.port}/ (API under /v1 and /api)", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=15)
+    return 0
 
 
 def _cmd_ask(args) -> int:
@@ -118,6 +148,18 @@ def build_parser() -> argparse.ArgumentParser:
     model_args(p)
     planner_args(p)
     p.set_defaults(func=_cmd_eval)
+
+    p = sub.add_parser("serve", help="serve the HTTP API (and the web UI) on one port")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: $DATABASE_URL or a SQLite file)")
+    p.add_argument("--max-concurrent-answers", type=int, default=16, help="more get 429 with Retry-After")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    model_args(p)
+    planner_args(p)
+    p.set_defaults(func=_cmd_serve)
+
+    add_users_parser(sub)
 
     p = sub.add_parser("bench", help="benchmarks, side by side with their anchors")
     p.add_argument("what", choices=["quant", "engine", "attention", "sot"])

@@ -33,6 +33,7 @@ class OutlineReady(NamedTuple):
     category: str | None
     points: list[str]
     sources: list[str]
+    lang: str = "en"
 
 
 class PointDelta(NamedTuple):
@@ -63,6 +64,8 @@ class Answer:
     pruned_chars: int = 0
     expansion_prompt_tokens: int = 0
     expansion_cached_tokens: int = 0
+    request_id: str = ""  # set by ChatService
+    conversation_id: str = ""
 
     def as_json(self) -> dict:
         return {"answer": self.answer, "mode": self.mode, "category": self.category, "outline": self.outline,
@@ -74,13 +77,33 @@ class AnswerDone(NamedTuple):
 
 
 class _Usage:
+    """Token counts and engine timings summed over one answer's engine requests."""
+
     def __init__(self) -> None:
         self.prompt = self.completion = self.cached = 0
+        self.queue_s: list[float] = []
+        self.inter_token_s: list[float] = []
 
     def add(self, out) -> None:
         self.prompt += out.num_prompt_tokens
         self.completion += len(out.token_ids)
         self.cached += out.num_cached_tokens
+        if out.metrics is not None:
+            if out.metrics.queue_s is not None:
+                self.queue_s.append(out.metrics.queue_s)
+            self.inter_token_s.extend(out.metrics.inter_token_s)
+
+    def merge(self, other: "_Usage") -> None:
+        self.prompt += other.prompt
+        self.completion += other.completion
+        self.cached += other.cached
+        self.queue_s += other.queue_s
+        self.inter_token_s += other.inter_token_s
+
+    def engine_timings(self) -> dict[str, float | None]:
+        """queue_s: the first engine request's wait; tpot_s: mean gap between tokens across requests."""
+        return {"queue_s": self.queue_s[0] if self.queue_s else None,
+                "tpot_s": sum(self.inter_token_s) / len(self.inter_token_s) if self.inter_token_s else None}
 
     def as_dict(self) -> dict[str, int]:
         return {"prompt_tokens": self.prompt, "completion_tokens": self.completion, "cached_prompt_tokens": self.cached}
@@ -107,6 +130,14 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
     return text, None
 
 
+def assemble_answer(mode: str, lang: str, titles: list[str], texts: list[str]) -> str:
+    """The answer text from its points: a direct answer is its one point; SoT answers list the points."""
+    if mode != "sot":
+        return cap_length(texts[0] if texts else "", MAX_ANSWER_CHARS)
+    sep = "：" if lang == "zh" else ": "
+    return cap_length("\n".join(f"- {title}{sep}{text}" for title, text in zip(titles, texts)), MAX_ANSWER_CHARS)
+
+
 class Planner:
     """Answers one question at a time over a shared `AsyncLLM`; many answers may run concurrently."""
 
@@ -115,7 +146,7 @@ class Planner:
         self.router = router or RuleRouter(kb)
         self.prune_over_chars = prune_over_chars
         self.tokenizer = llm.tokenizer
-        llm.engine.grammars  # compile the tokenizer's grammar tables now, not on the first outline
+        llm.prepare_grammars()
 
     async def answer(self, question: str) -> Answer:
         """Run the whole pipeline and return the final answer."""
@@ -133,9 +164,9 @@ class Planner:
         usage = _Usage()
         if route.mode in ("escalate", "refuse") or route.reason == "greeting":
             text = self._canned_reply(route)
-            yield OutlineReady(route.mode, None, [], [])
+            yield OutlineReady(route.mode, None, [], [], route.lang)
             yield PointDone(0, text, None)
-            timings = {"route_s": route_s, "outline_s": None, "expand_s": None,
+            timings = {"route_s": route_s, "outline_s": None, "expand_s": None, "queue_s": None, "tpot_s": None,
                        "ttft_s": time.perf_counter() - start, "total_s": time.perf_counter() - start}
             category = None
             yield AnswerDone(Answer(text, route.mode, category, [], [], route.lang, timings, usage.as_dict(),
@@ -148,7 +179,7 @@ class Planner:
         else:
             section = route.hits[0].section
             category, sections, prefix_ids, outline_s = section.category, [section], None, None
-        yield OutlineReady(route.mode, category, [s.title for s in sections], [s.id for s in sections])
+        yield OutlineReady(route.mode, category, [s.title for s in sections], [s.id for s in sections], route.lang)
         expand_start = time.perf_counter()
         first_text: list[float] = []
         texts: list[str] = [""] * len(sections)
@@ -162,12 +193,12 @@ class Planner:
                 if event.guard:
                     firings.append(event.guard)
             yield event
-        for attr in ("prompt", "completion", "cached"):
-            setattr(usage, attr, getattr(usage, attr) + getattr(exp_usage, attr))
+        usage.merge(exp_usage)
         end = time.perf_counter()
-        body = self._assemble(route, sections, texts)
+        body = assemble_answer(route.mode, route.lang, [s.title for s in sections], texts)
         timings = {"route_s": route_s, "outline_s": outline_s, "expand_s": end - expand_start,
-                   "ttft_s": (first_text[0] if first_text else end) - start, "total_s": end - start}
+                   "ttft_s": (first_text[0] if first_text else end) - start, "total_s": end - start,
+                   **usage.engine_timings()}
         yield AnswerDone(Answer(body, route.mode, category, [s.title for s in sections] if route.mode == "sot" else [],
                                 [s.id for s in sections], route.lang, timings, usage.as_dict(), route.reason, firings,
                                 len(question) - len(pruned.text), exp_usage.prompt, exp_usage.cached))
@@ -216,7 +247,7 @@ class Planner:
         outline = json.loads(final.text)
         by_title = {s.title: s for s in candidates}
         sections = [by_title[t] for t in dict.fromkeys(outline["key_points"])]
-        output_ids = [t for t in final.token_ids if t not in self.llm.engine.eos_token_ids]
+        output_ids = [t for t in final.token_ids if t not in self.llm.eos_token_ids]
         return self.kb.category_key(outline["category"]), sections, prompt_ids + output_ids
 
     async def _expand(self, question: str, route: Route, sections: list[Section], prefix_ids: list[int] | None,
@@ -258,8 +289,3 @@ class Planner:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
 
-    def _assemble(self, route: Route, sections: list[Section], texts: list[str]) -> str:
-        if route.mode == "direct":
-            return cap_length(texts[0], MAX_ANSWER_CHARS)
-        sep = "：" if route.lang == "zh" else ": "
-        return cap_length("\n".join(f"- {s.title}{sep}{t}" for s, t in zip(sections, texts)), MAX_ANSWER_CHARS)

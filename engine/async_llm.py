@@ -74,6 +74,26 @@ class AsyncLLM:
         return self.engine.snapshot()
 
     @property
+    def eos_token_ids(self) -> set[int]:
+        return self.engine.eos_token_ids
+
+    @property
+    def max_model_len(self) -> int:
+        return self.engine.max_model_len
+
+    @property
+    def model_name(self) -> str:
+        return self.engine.model_name
+
+    def prepare_grammars(self) -> None:
+        """Compile the tokenizer's grammar tables now rather than on the first JSON-constrained request."""
+        _ = self.engine.grammars
+
+    def on_request_finished(self, listener) -> None:
+        """Call ``listener(RequestMetrics)`` on the engine thread whenever a request finishes."""
+        self.engine.metrics.listeners.append(listener)
+
+    @property
     def is_running(self) -> bool:
         return self._thread.is_alive() and not self._stopped.is_set()
 

@@ -73,6 +73,7 @@ class LLMEngine:
                                    config.max_waiting_requests)
         self.metrics = EngineMetrics()
         self.max_model_len = min(config.max_model_len, ckpt.config.max_position_embeddings)
+        self.model_name = ckpt.source.name.removesuffix(".gguf")
         self.eos_token_ids = set(ckpt.config.eos_token_ids)
         self._grammars = None
         self._seqs: dict[str, Sequence] = {}

@@ -1,6 +1,7 @@
 """Per-request timings and engine gauges, collected on the engine thread and read as snapshots."""
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import deque
@@ -8,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from engine.sequence import Sequence
+
+log = logging.getLogger(__name__)
 
 
 class RequestMetrics(NamedTuple):
@@ -82,6 +85,7 @@ class EngineMetrics:
         self.steps: deque[StepStats] = deque(maxlen=history)
         self.requests: deque[RequestMetrics] = deque(maxlen=history)
         self.num_steps = self.num_prefill_tokens = self.num_decode_tokens = self.num_finished = 0
+        self.listeners: list = []  # called with each finished request's RequestMetrics
 
     def record_step(self, duration_s: float, batch_size: int, num_prefill: int, num_decode: int) -> None:
         with self._lock:
@@ -95,6 +99,11 @@ class EngineMetrics:
         with self._lock:
             self.requests.append(metrics)
             self.num_finished += 1
+        for listener in self.listeners:
+            try:
+                listener(metrics)
+            except Exception:  # a broken listener must not stop the engine loop
+                log.exception("request-finished listener failed")
         return metrics
 
     def snapshot(self, scheduler, block_manager) -> EngineSnapshot:
