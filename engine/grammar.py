@@ -118,10 +118,29 @@ class GrammarState:
             raise ValueError(f"grammar already terminated; cannot accept token {token_id}")
         if not self._matcher.accept_token(int(token_id)):
             raise ValueError(f"token {token_id} is not allowed by the grammar")
+        self._check_exhausted()
+
+    def _check_exhausted(self) -> None:
         if self._matcher.is_completed() and not self._matcher.is_terminated():
             bitmask = xgr.allocate_token_bitmask(1, self.vocab_size)
             self._matcher.fill_next_token_bitmask(bitmask)
             self._is_exhausted = not bool((bitmask & ~self._stop_mask).any())
+
+    def jump_forward_ids(self, tokenizer, max_tokens: int) -> list[int]:
+        """Accept and return the tokens of the text the grammar forces next (at most `max_tokens`);
+        stops early at a token the grammar would not take from this tokenization."""
+        if max_tokens <= 0 or self.is_terminated():
+            return []
+        forced = self._matcher.find_jump_forward_string()
+        if not forced:
+            return []
+        accepted: list[int] = []
+        for token_id in tokenizer.encode(forced, add_special_tokens=False).ids[:max_tokens]:
+            if self.is_terminated() or not self._matcher.accept_token(token_id):
+                break
+            accepted.append(token_id)
+            self._check_exhausted()
+        return accepted
 
     def is_terminated(self) -> bool:
         """True once the output is complete valid JSON that cannot continue (or a stop token was accepted)."""

@@ -170,6 +170,7 @@ class LLMEngine:
             self.block_manager.commit(seq)
             if token is None:
                 continue
+            num_before = seq.num_tokens
             reason = self._append_token(seq, token, now)
             delta, hit_stop = self._detokenize(seq, reason)
             reason = reason or ("stop" if hit_stop else None)
@@ -178,7 +179,7 @@ class LLMEngine:
                 self.scheduler.finish(seq, reason)
                 self._seqs.pop(seq.request_id, None)
                 metrics = self.metrics.record_finished(seq)
-            outputs.append(self._output(seq, [token], metrics, delta))
+            outputs.append(self._output(seq, seq.token_ids[num_before:], metrics, delta))
         self.metrics.record_step(time.perf_counter() - start, len(batch.seqs), num_prefill, batch.num_tokens - num_prefill)
         return outputs
 
@@ -190,6 +191,14 @@ class LLMEngine:
         params = seq.params
         if seq.grammar is not None:
             seq.grammar.accept(token)
+            if seq.grammar.is_terminated():
+                return "stop"
+            # Jump-forward: text the grammar forces is appended at once and computed as one chunk next
+            # step, instead of one decode step per forced token.
+            room = min(seq.params.max_tokens - seq.num_output_tokens, self.max_model_len - seq.num_tokens) - 1
+            for forced in seq.grammar.jump_forward_ids(self.tokenizer, max(0, room)):
+                seq.token_ids.append(forced)
+                seq.token_times.append(now)
             if seq.grammar.is_terminated():
                 return "stop"
         if token in self.eos_token_ids and not params.ignore_eos:

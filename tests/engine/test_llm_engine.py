@@ -2,6 +2,7 @@
 sharing, aborts at any moment, no request mixing, and bad input."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -149,3 +150,23 @@ def test_stop_strings_eos_and_text(tiny_checkpoints, tmp_path):
     stop = free.text[len(free.text) // 2: len(free.text) // 2 + 2]
     cut = llm.generate(["Items can be returned"], SamplingParams(max_tokens=30, ignore_eos=True, stop=[stop]))[0]
     assert cut.finish_reason == "stop" and stop not in cut.text and free.text.startswith(cut.text)
+
+
+def test_grammar_forced_text_is_jumped_over_not_decoded(tiny_checkpoints, tmp_path):
+    """Once the first token picks the enum value, the rest is appended at once and computed as one chunk."""
+    value = "Store credit or a refund to the original payment method"
+    schema = {"type": "object", "properties": {"answer": {"enum": [value]}}, "required": ["answer"],
+              "additionalProperties": False}
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path)
+    engine = llm.engine
+    engine.add_request([5, 6, 7], SamplingParams(max_tokens=64, json_schema=schema))
+    num_steps, outputs = 0, []
+    while engine.has_unfinished:
+        outputs += engine.step()
+        num_steps += 1
+    final = outputs[-1]
+    assert json.loads(final.text) == {"answer": value} and final.finish_reason == "stop"
+    assert len(final.token_ids) > 8 and num_steps <= 4, (num_steps, len(final.token_ids))
+    assert [t for out in outputs for t in out.new_token_ids] == final.token_ids
+    batched = llm.generate([[5, 6, 7], [8, 9]], SamplingParams(max_tokens=64, json_schema=schema))
+    assert [out.text for out in batched] == [final.text] * 2
