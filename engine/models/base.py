@@ -21,7 +21,9 @@ class DecoderLM(nn.Module):
     def __init__(self, config: ModelConfig, ops: KernelOps) -> None:
         super().__init__()
         self.config = config
-        self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
+        # An explicit weight skips the random init (which, on the meta device, imports torch._dynamo: ~1.5 s).
+        self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size,
+                                         _weight=torch.empty(config.vocab_size, config.hidden_size))
         self.layers = nn.ModuleList(self.build_layer(i, ops) for i in range(config.num_layers))
         self.norm = RMSNorm(config.hidden_size, config.rms_norm_eps, self.norm_offset, ops)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
