@@ -1,7 +1,6 @@
 """JSON-schema constrained decoding with xgrammar: one compiler cache per tokenizer, one state per request."""
 from __future__ import annotations
 
-import json
 import os
 import re
 import threading
@@ -14,6 +13,8 @@ import torch
 import xgrammar as xgr
 from tokenizers import Tokenizer
 
+from engine.sampling import normalize_json_schema
+
 JSON_SEPARATORS = (",", ":")  # compact output: no free whitespace, fewer tokens
 
 
@@ -22,26 +23,6 @@ JSON_SEPARATORS = (",", ":")  # compact output: no free whitespace, fewer tokens
 # control characters, which json.loads rejects. Both are replaced by a strict class.
 _LOOSE_STRING_CHARS = (r'[^\0-\x1f\"\\\r\n]', r'[^\"\\\r\n]')
 _STRICT_STRING_CHARS = r'[^\0-\x1f\"\\\ud800-\udfff]'
-
-
-def normalize_json_schema(json_schema: str | dict[str, Any] | None) -> str | None:
-    """The schema as a JSON string (a dict is serialised); raises `ValueError` unless it is a JSON object."""
-    if json_schema is None:
-        return None
-    if isinstance(json_schema, dict):
-        try:
-            return json.dumps(json_schema, ensure_ascii=False)
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"json_schema is not JSON-serialisable: {error}") from error
-    if not isinstance(json_schema, str):
-        raise ValueError(f"json_schema must be a JSON string, a dict or None, got {type(json_schema).__name__}")
-    try:
-        parsed = json.loads(json_schema)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"json_schema is not valid JSON: {error}") from error
-    if not isinstance(parsed, (dict, bool)):
-        raise ValueError("json_schema must be a JSON object")
-    return json_schema
 
 
 def json_schema_to_ebnf(json_schema: str) -> str:

@@ -1,13 +1,15 @@
 """`SamplingParams`, the batched `Sampler` with its logits processors, and stop-string detection."""
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import torch
 
-from engine.grammar import GrammarState, apply_grammar_masks, normalize_json_schema
+if TYPE_CHECKING:  # xgrammar is imported only when a request asks for JSON (about 0.7 s)
+    from engine.grammar import GrammarState
 
 MIN_TEMPERATURE = 1e-5  # below this, sampling is greedy (dividing by it would overflow)
 
@@ -18,6 +20,27 @@ def _is_int(value: Any) -> bool:
 
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+
+def normalize_json_schema(json_schema: str | dict[str, Any] | None) -> str | None:
+    """The schema as a JSON string (a dict is serialised); raises `ValueError` unless it is a JSON object."""
+    if json_schema is None:
+        return None
+    if isinstance(json_schema, dict):
+        try:
+            return json.dumps(json_schema, ensure_ascii=False)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"json_schema is not JSON-serialisable: {error}") from error
+    if not isinstance(json_schema, str):
+        raise ValueError(f"json_schema must be a JSON string, a dict or None, got {type(json_schema).__name__}")
+    try:
+        parsed = json.loads(json_schema)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"json_schema is not valid JSON: {error}") from error
+    if not isinstance(parsed, (dict, bool)):
+        raise ValueError("json_schema must be a JSON object")
+    return json_schema
 
 
 @dataclass(frozen=True)
@@ -190,6 +213,8 @@ class Sampler:
                 [requests[i].params.repetition_penalty for i in penalty_rows],
             )
         if grammar_rows:
+            from engine.grammar import apply_grammar_masks
+
             apply_grammar_masks(logits, grammar_rows, [requests[i].grammar for i in grammar_rows])
         if not sampled_rows:
             return logits.argmax(dim=-1)
