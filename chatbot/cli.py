@@ -45,7 +45,15 @@ def _build_service(args):
     from chatbot.store import Store
     from engine.async_llm import AsyncLLM
 
-    llm = AsyncLLM(_engine_config(args))
+    if args.ray:
+        try:
+            from chatbot.ray_serve import start_ray_llm
+        except ImportError as exc:
+            raise RuntimeError("--ray needs Ray Serve: pip install -e '.[ray]'") from exc
+        llm = start_ray_llm(_engine_config(args), args.replicas, routing=args.ray_routing,
+                            address=args.ray_address, num_cpus_per_replica=args.cpus_per_replica)
+    else:
+        llm = AsyncLLM(_engine_config(args))
     kb = KnowledgeBase.load()
     router = ModelRouter(llm, kb) if args.router == "model" else RuleRouter(kb)
     store = Store(args.database_url)
@@ -106,6 +114,11 @@ def _cmd_bench(args) -> int:
         from engine.bench.serving import run_engine_bench
 
         run_engine_bench(model=args.model, cache_dir=args.cache_dir, as_json=args.json)
+    elif args.what == "ray":
+        from chatbot.ray_bench import run_ray_bench
+
+        run_ray_bench(_engine_config(args), num_replicas=args.replicas, num_questions=args.num_questions,
+                      concurrency=args.concurrency, as_json=args.json)
     elif args.what == "sot":
         from chatbot.bench_sot import run_sot_bench
 
@@ -155,6 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: $DATABASE_URL or a SQLite file)")
     p.add_argument("--max-concurrent-answers", type=int, default=16, help="more get 429 with Retry-After")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument("--ray", action="store_true", help="run the engine as Ray Serve replicas (pip install -e '.[ray]')")
+    p.add_argument("--replicas", type=int, default=2, help="--ray: engine replicas")
+    p.add_argument("--ray-address", default=None, help="--ray: a running cluster (default: $RAY_ADDRESS, else a local Ray)")
+    p.add_argument("--ray-routing", default="affinity", choices=["affinity", "random"],
+                   help="--ray: keep each answer's requests on one replica, or spread them")
+    p.add_argument("--cpus-per-replica", type=float, default=1.0, help="--ray: CPUs in each replica's bundle")
     model_args(p)
     planner_args(p)
     p.set_defaults(func=_cmd_serve)
@@ -162,9 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_users_parser(sub)
 
     p = sub.add_parser("bench", help="benchmarks, side by side with their anchors")
-    p.add_argument("what", choices=["quant", "engine", "attention", "sot"])
+    p.add_argument("what", choices=["quant", "engine", "attention", "sot", "ray"])
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--num-questions", type=int, default=12, help="sot: multi-point eval questions to time")
+    p.add_argument("--num-questions", type=int, default=12, help="sot, ray: multi-point eval questions to time")
+    p.add_argument("--replicas", type=int, default=2, help="ray: engine replicas")
+    p.add_argument("--concurrency", type=int, default=4, help="ray: answers in flight")
     model_args(p)
     planner_args(p)
     p.set_defaults(func=_cmd_bench)

@@ -195,7 +195,7 @@ class ChatService:
             yield ChatError("overloaded", str(exc))
         except Exception as exc:  # the engine died or a bug: the caller gets an error event, never a hang
             log.exception("answer %s failed", request_id)
-            code = "engine" if type(exc).__name__ == "EngineDeadError" else "internal"
+            code = "engine" if type(exc).__name__ in ("EngineDeadError", "ReplicaDiedError") else "internal"
             self._record_failure(question, request_id, conversation_id, created_at, str(exc))
             yield ChatError(code, f"{code} error: {exc}")
         finally:
