@@ -68,7 +68,12 @@ def _cmd_serve(args) -> int:
 
     service = _build_service(args)
     app = create_app(service)
-    print(f"supportdesk: serving on http://{args.host}:{args.port}/ (API under /v1 and /api)", file=sys.stderr)
+    if not args.no_ui:
+        from ui import mount_ui  # the web UI and the MCP server, on the same port
+
+        app = mount_ui(app, service)
+    print(f"supportdesk: open http://{args.host}:{args.port}/ in a browser (API under /v1 and /api; "
+          f"the model loads in the background, /readyz says when it is ready)", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=15)
     return 0
 
@@ -167,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--database-url", default=None, help="SQLAlchemy URL (default: $DATABASE_URL or a SQLite file)")
     p.add_argument("--max-concurrent-answers", type=int, default=16, help="more get 429 with Retry-After")
+    p.add_argument("--no-ui", action="store_true", help="serve the API only")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.add_argument("--ray", action="store_true", help="run the engine as Ray Serve replicas (pip install -e '.[ray]')")
     p.add_argument("--replicas", type=int, default=2, help="--ray: engine replicas")

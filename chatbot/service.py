@@ -182,24 +182,46 @@ class ChatService:
 
     async def _answer(self, question: str, conversation_id: str) -> AsyncIterator:
         request_id = uuid.uuid4().hex
-        token = current_answer_id.set(request_id)
         created_at = datetime.now(timezone.utc)
+        # The planner runs in a task of its own, in a context that names this answer (engine clients that
+        # route by affinity read it), so consumers may advance this stream from any task.
+        context = contextvars.copy_context()
+        context.run(current_answer_id.set, request_id)
+        queue: asyncio.Queue = asyncio.Queue()
+        pump = asyncio.create_task(self._pump(question, queue), context=context)
         try:
-            async for event in self.planner.stream(question):
+            while True:
+                event = await queue.get()
+                if event is None:
+                    return
+                if isinstance(event, BaseException):
+                    yield self._failure(event, question, request_id, conversation_id, created_at)
+                    return
                 if isinstance(event, AnswerDone):
                     event.answer.request_id, event.answer.conversation_id = request_id, conversation_id
                     self._record(question, event.answer, created_at, None)
                 yield event
-        except QueueFullError as exc:
+        finally:  # a consumer that leaves early cancels the planner, which aborts its engine requests
+            pump.cancel()
+            await asyncio.gather(pump, return_exceptions=True)
+
+    async def _pump(self, question: str, queue: asyncio.Queue) -> None:
+        try:
+            async for event in self.planner.stream(question):
+                queue.put_nowait(event)
+            queue.put_nowait(None)
+        except Exception as exc:
+            queue.put_nowait(exc)
+
+    def _failure(self, exc: BaseException, question, request_id, conversation_id, created_at) -> ChatError:
+        if isinstance(exc, QueueFullError):
             self.metrics.rejected.labels("overloaded").inc()
-            yield ChatError("overloaded", str(exc))
-        except Exception as exc:  # the engine died or a bug: the caller gets an error event, never a hang
-            log.exception("answer %s failed", request_id)
-            code = "engine" if type(exc).__name__ in ("EngineDeadError", "ReplicaDiedError") else "internal"
-            self._record_failure(question, request_id, conversation_id, created_at, str(exc))
-            yield ChatError(code, f"{code} error: {exc}")
-        finally:
-            current_answer_id.reset(token)
+            return ChatError("overloaded", str(exc))
+        # the engine died or a bug: the caller gets an error event, never a hang
+        log.error("answer %s failed", request_id, exc_info=exc)
+        code = "engine" if type(exc).__name__ in ("EngineDeadError", "ReplicaDiedError") else "internal"
+        self._record_failure(question, request_id, conversation_id, created_at, str(exc))
+        return ChatError(code, f"{code} error: {exc}")
 
     def lookup_policy(self, query: str, lang: str | None = None, limit: int = 5) -> list[PolicyHit]:
         """KB sections matching the query, best first; `lang` None searches the query's own language."""

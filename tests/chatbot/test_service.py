@@ -123,3 +123,19 @@ def test_roles_and_metrics(service):
                  "request_queue_time_seconds_count", "kv_cache_usage_perc", "prefix_cache_hit_rate",
                  "num_requests_running", "num_requests_waiting", 'sot_stage_seconds_count{mode="sot",stage="outline"}'):
         assert f"supportdesk:{name}" in text, name
+
+
+def test_stream_may_be_advanced_from_different_tasks(service):
+    """UIs and servers step a stream from several tasks; the answer's context must not care."""
+
+    async def main() -> list:
+        stream, events = service.answer(MULTI_POINT_QUESTION), []
+        while True:
+            try:
+                events.append(await asyncio.create_task(stream.__anext__()))
+            except StopAsyncIteration:
+                return events
+
+    events = asyncio.run(main())
+    assert isinstance(events[0], OutlineReady) and isinstance(events[-1], AnswerDone)
+    assert service._num_in_flight == 0

@@ -1,0 +1,48 @@
+"""Customer chat in a real browser: outline first, then the points stream in together, then sources;
+escalations show the phone number and chat hours; Chinese works."""
+from __future__ import annotations
+
+from tests.ui.pages import ask_in_chat, open_app
+
+
+def test_question_shows_the_outline_then_the_streamed_answer(page, server_url):
+    open_app(page, server_url)
+    answer, frames = ask_in_chat(page, "How do I return an item, and who pays for return shipping?", record=True)
+
+    assert answer.get_attribute("data-mode") == "sot"
+    outline_first = next(i for i, f in enumerate(frames) if f["num_titles"] >= 2)
+    # The outline is on the page before any point has text: every point still pending.
+    assert set(frames[outline_first]["point_states"]) == {"pending"}, frames[outline_first]
+    assert frames[outline_first]["state"] == "streaming"
+    # Then the points fill in concurrently: some frame shows two or more points streaming at once.
+    concurrent = [i for i, f in enumerate(frames) if f["point_states"].count("streaming") >= 2]
+    assert concurrent and concurrent[0] > outline_first, frames
+    done = next(i for i, f in enumerate(frames) if f["state"] == "done")
+    assert done > concurrent[0]
+    # The finished answer cites its sources under it.
+    assert answer.locator(".sd-point[data-state=done]").count() == frames[outline_first]["num_titles"]
+    sources = answer.locator(".sd-source")
+    assert sources.count() == frames[outline_first]["num_titles"]
+    assert "returns." in sources.first.inner_text()
+    assert "Return shipping" in answer.inner_text()
+
+
+def test_escalation_shows_the_phone_number_and_chat_hours(page, server_url):
+    open_app(page, server_url)
+    answer = ask_in_chat(page, "I want to talk to a human agent.")
+    assert answer.get_attribute("data-mode") == "escalate"
+    text = answer.inner_text()
+    assert "1-800-555-0199" in text and "8 a.m.–8 p.m. ET" in text, text
+    assert answer.locator(".sd-escalate").is_visible()
+    assert "contact.human-agents" in answer.locator(".sd-source").inner_text()
+
+
+def test_chinese_question_is_answered_in_chinese_and_follow_ups_keep_the_conversation(page, server_url):
+    open_app(page, server_url)
+    first = ask_in_chat(page, "退货运费谁来付？退款多久到账？")
+    text = first.inner_text()
+    assert "来源" in text and "要点" in text, text
+    assert first.locator(".sd-source").count() >= 2
+    ask_in_chat(page, "保修期多长？")
+    turns = page.locator("#sd-chat-transcript .sd-turn")
+    assert turns.count() == 2 and "退货运费谁来付" in turns.first.inner_text()
