@@ -18,11 +18,12 @@ EVAL_SET = Path(__file__).resolve().parents[1] / "data" / "eval" / "questions.js
 
 
 async def _direct_same_length(llm, question: str, answer, kb: KnowledgeBase) -> float:
-    """One sequential answer over the same sections, forced to the SoT answer's token count."""
+    """One sequential answer over the same sections, forced to the token count of the SoT answer's points
+    (the outline's JSON is not part of the answer, so it is not counted)."""
     sections = [kb.get(sid, answer.lang) for sid in answer.sources]
     policy = " ".join(s.text for s in sections)
     prompt = prompts.direct_prompt(answer.lang, question, " / ".join(s.title for s in sections), policy)
-    num_tokens = max(1, answer.usage["completion_tokens"] - answer.usage.get("outline_tokens", 0))
+    num_tokens = max(1, answer.expansion_completion_tokens)
     start = time.perf_counter()
     async for _ in llm.generate(prompt, SamplingParams(max_tokens=num_tokens, ignore_eos=True)):
         pass

@@ -64,6 +64,7 @@ class Answer:
     pruned_chars: int = 0
     expansion_prompt_tokens: int = 0
     expansion_cached_tokens: int = 0
+    expansion_completion_tokens: int = 0  # the answer's own tokens (the outline's JSON excluded)
     request_id: str = ""  # set by ChatService
     conversation_id: str = ""
 
@@ -201,7 +202,8 @@ class Planner:
                    **usage.engine_timings()}
         yield AnswerDone(Answer(body, route.mode, category, [s.title for s in sections] if route.mode == "sot" else [],
                                 [s.id for s in sections], route.lang, timings, usage.as_dict(), route.reason, firings,
-                                len(question) - len(pruned.text), exp_usage.prompt, exp_usage.cached))
+                                len(question) - len(pruned.text), exp_usage.prompt, exp_usage.cached,
+                                exp_usage.completion))
 
     async def _route(self, question: str) -> Route:
         route = self.router.route(question)

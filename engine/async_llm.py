@@ -23,14 +23,21 @@ class AsyncLLM:
     """Thread-safe front of one `LLMEngine`. Only the engine thread touches the engine's state."""
 
     def __init__(self, config: EngineConfig | None = None, checkpoint=None) -> None:
-        self.engine = LLMEngine(config or EngineConfig(), checkpoint)
-        self.tokenizer = self.engine.tokenizer
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._streams: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = {}
         self._lock = threading.Lock()
         self._stopped = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="supportdesk-engine", daemon=True)
+        # The engine is built on its own thread: torch ops run 1.7x slower on a thread other than the one
+        # whose OpenMP team did the loading (measured on this 2-core CPU), and flushing denormals is per thread.
+        built: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, args=(config or EngineConfig(), checkpoint, built),
+                                        name="supportdesk-engine", daemon=True)
         self._thread.start()
+        engine = built.get()
+        if isinstance(engine, BaseException):
+            raise engine
+        self.engine = engine
+        self.tokenizer = engine.tokenizer
 
     # ---- public API (any thread / event loop) ---------------------------------------------
     async def generate(self, prompt: str | list[int], params=None, request_id: str | None = None) -> AsyncIterator[RequestOutput]:
@@ -131,7 +138,13 @@ class AsyncLLM:
             if out is not None:
                 self._deliver(out)
 
-    def _run(self) -> None:
+    def _run(self, config: EngineConfig, checkpoint, built: queue.SimpleQueue) -> None:
+        try:
+            self.engine = LLMEngine(config, checkpoint)
+        except BaseException as exc:  # reported to the constructor, which raises it
+            built.put(exc)
+            return
+        built.put(self.engine)
         while not self._stopped.is_set():
             block = not self.engine.has_unfinished
             try:
