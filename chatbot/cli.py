@@ -118,7 +118,7 @@ def _cmd_bench(args) -> int:
     elif args.what == "engine":
         from engine.bench.serving import run_engine_bench
 
-        run_engine_bench(model=args.model, cache_dir=args.cache_dir, as_json=args.json)
+        run_engine_bench(model=args.model, cache_dir=args.cache_dir, as_json=args.json, num_requests=args.num_requests)
     elif args.what == "ray":
         from chatbot.ray_bench import run_ray_bench
 
@@ -190,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("what", choices=["quant", "engine", "attention", "sot", "ray"])
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--num-questions", type=int, default=12, help="sot, ray: multi-point eval questions to time")
+    p.add_argument("--num-requests", type=int, default=64, help="engine: requests per scenario")
     p.add_argument("--replicas", type=int, default=2, help="ray: engine replicas")
     p.add_argument("--concurrency", type=int, default=4, help="ray: answers in flight")
     model_args(p)

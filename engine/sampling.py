@@ -184,6 +184,12 @@ def draw(probs: torch.Tensor, uniforms: torch.Tensor) -> torch.Tensor:
     return torch.searchsorted(cdf, u, right=True).squeeze(1)
 
 
+def greedy(logits: torch.Tensor) -> torch.Tensor:
+    """Row-wise argmax (first index of the maximum). `max(dim).indices` is parallelised on the CPU where
+    `argmax` is not: 1.1 ms against 3.0 ms for 16 rows of Gemma's 262,144-token vocabulary."""
+    return logits.max(dim=-1).indices
+
+
 class Sampler:
     """Picks the next token of every sequence in a batch, each with its own `SamplingParams`.
 
@@ -203,7 +209,7 @@ class Sampler:
         grammar_rows = [i for i, r in enumerate(requests) if r.grammar is not None]
         sampled_rows = [i for i, r in enumerate(requests) if not r.params.is_greedy]
         if not (penalty_rows or grammar_rows or sampled_rows):
-            return logits.argmax(dim=-1)
+            return greedy(logits)
         logits = logits.to(torch.float32, copy=True)
         if penalty_rows:
             apply_repetition_penalty(
@@ -217,11 +223,11 @@ class Sampler:
 
             apply_grammar_masks(logits, grammar_rows, [requests[i].grammar for i in grammar_rows])
         if not sampled_rows:
-            return logits.argmax(dim=-1)
+            return greedy(logits)
         next_token_ids = torch.empty(len(requests), dtype=torch.long, device=logits.device)
         greedy_rows = [i for i, r in enumerate(requests) if r.params.is_greedy]
         if greedy_rows:
-            next_token_ids[greedy_rows] = logits[greedy_rows].argmax(dim=-1)
+            next_token_ids[greedy_rows] = greedy(logits[greedy_rows])
         next_token_ids[sampled_rows] = self._sample_rows(logits[sampled_rows], [requests[i] for i in sampled_rows])
         return next_token_ids
 
