@@ -188,3 +188,13 @@ def test_official_openai_client_works_unchanged(app):
         with pytest.raises(openai.BadRequestError):
             client.chat.completions.create(model="x", messages=[{"role": "user", "content": ""}])
         assert httpx.get(base + "/healthz").status_code == 200
+
+
+def test_readyz_is_503_while_draining(tiny_checkpoints, tmp_path):
+    service = make_service(tiny_checkpoints["gemma3"], tmp_path)
+    with TestClient(create_app(service)) as client:
+        _wait_ready(client)
+        client.portal.call(service.drain, 0.1)
+        response = client.get("/readyz")
+        assert response.status_code == 503 and response.json()["status"] == "draining"
+        assert _chat(client).status_code == 503 and client.get("/healthz").status_code == 200

@@ -139,3 +139,18 @@ def test_stream_may_be_advanced_from_different_tasks(service):
     events = asyncio.run(main())
     assert isinstance(events[0], OutlineReady) and isinstance(events[-1], AnswerDone)
     assert service._num_in_flight == 0
+
+
+def test_chats_work_while_the_database_is_down(tiny_checkpoints, tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'no-such-dir' / 'store.db'}")  # cannot be opened: the database is down
+    service = make_service(tiny_checkpoints["gemma3"], tmp_path, store)
+    try:
+        asyncio.run(service.start())
+        events = asyncio.run(_events(service, MULTI_POINT_QUESTION))
+        assert isinstance(events[-1], AnswerDone) and events[-1].answer.answer
+        store.flush()
+        assert store.num_dropped_writes == 1
+        assert "supportdesk:store_dropped_writes_total 1.0" in service.metrics.render().decode()
+        assert service.latency_report(3600).num_answers == 1  # reported from memory meanwhile
+    finally:
+        service.close()
