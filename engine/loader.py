@@ -29,7 +29,9 @@ __all__ = ["LoadedCheckpoint", "ModelLoadError", "cache_root", "convert", "load_
 
 CACHE_DIR_ENV = "SUPPORTDESK_CACHE_DIR"
 DEFAULT_CACHE_DIR = Path("~/.cache/supportdesk")
-QUANTIZATION = {"method": "int8_weight_only", "granularity": "per_output_channel"}
+QUANTIZATION = {"method": "int8", "weights": "per_output_channel", "activations": "per_token",
+                "smoothing": "input scales, alpha 0.6, engine/calibration.txt"}
+CACHE_SUFFIX = "int8-smooth"  # a new format gets a new name, so an older cache is never loaded
 EMBEDDING_NAME = "model.embed_tokens.weight"
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 _SAFETENSORS_DTYPES = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16, "I8": torch.int8,
@@ -170,14 +172,25 @@ def _convert_into(source: _Source, out_dir: Path, progress: bool) -> None:
     with tqdm(desc=f"int8 {source.path.name}", unit="tensor", disable=not progress) as bar:
         bar.set_postfix_str("reading")
         config, tensors, num_tensors = _open_source(source)
-        bar.reset(total=num_tensors + 1)
+        bar.reset(total=num_tensors + 2)
+        fp32_sd = {}
         for name, tensor in tensors:
-            (embedding_sd if name == EMBEDDING_NAME else model_sd).update(quantize_state_dict({name: tensor}, config))
+            fp32_sd[name] = tensor.float()
             bar.update()
-        if EMBEDDING_NAME not in embedding_sd:
+        if EMBEDDING_NAME not in fp32_sd:
             raise ModelLoadError(source.path, f"missing tensor {EMBEDDING_NAME!r}")
         bar.set_postfix_str("tokenizer")
         _write_tokenizer(source, out_dir / "tokenizer.json")
+        bar.set_postfix_str("calibrating")
+        from engine.calibration import calibrate_input_scales
+
+        input_scales = calibrate_input_scales(config, fp32_sd, out_dir / "tokenizer.json", source.path)
+        bar.update()
+        bar.set_postfix_str("quantizing")
+        for name in list(fp32_sd):
+            tensor = fp32_sd.pop(name)  # frees each fp32 tensor once it is quantized
+            (embedding_sd if name == EMBEDDING_NAME else model_sd).update(
+                quantize_state_dict({name: tensor}, config, input_scales))
         bar.update()
     save_file(model_sd, out_dir / "model.safetensors")
     save_file(embedding_sd, out_dir / "embedding.safetensors")
@@ -191,7 +204,7 @@ def _convert_into(source: _Source, out_dir: Path, progress: bool) -> None:
 
 def _convert(source: _Source, cache_dir: str | Path | None, progress: bool) -> Path:
     root = cache_root(cache_dir)
-    target = root / f"{source.key}-int8"
+    target = root / f"{source.key}-{CACHE_SUFFIX}"
     if target.is_dir():  # only complete conversions are ever renamed into place
         return target
     root.mkdir(parents=True, exist_ok=True)

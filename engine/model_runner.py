@@ -164,13 +164,7 @@ class ModelRunner:
 
     @torch.inference_mode()
     def prompt_logits(self, batch: ScheduledBatch) -> torch.Tensor:
-        """Logits at every position of a single-sequence prefill batch (for scoring and tests).
-
-        With int8 the head runs one row at a time, as in single-stream decoding: its dynamic int8
-        activations take one scale per call, and a scale shared by a whole prompt loses accuracy."""
+        """Logits at every position of a single-sequence prefill batch (for scoring and tests)."""
         input_ids, positions, meta, _ = self.prepare(batch)
-        hidden = self.model(input_ids, positions, meta)
-        if self.cfg.dtype != "int8":
-            return self.model.compute_logits(hidden)
-        return torch.cat([self.model.compute_logits(hidden[i:i + 1]) for i in range(hidden.shape[0])])
+        return self.model.compute_logits(self.model(input_ids, positions, meta))
 

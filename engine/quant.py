@@ -1,17 +1,16 @@
-"""int8 weight-only quantization, symmetric, one scale per output channel (gpt-fast style).
+"""int8 weights, symmetric, one scale per output channel (gpt-fast style), with SmoothQuant input scales.
 
 Offline, `quantize_state_dict` turns every linear weight and the embedding into int8 ``X.weight`` plus
-fp32 ``X.weight_scale``. At load time `swap_linears_to_int8` puts `Int8Linear`/`Int8Embedding` in place
+fp32 ``X.weight_scale`` (and, for the decoder layers' linears, ``X.input_scale`` from
+`engine.calibration`). At load time `swap_linears_to_int8` puts `Int8Linear`/`Int8Embedding` in place
 of ``nn.Linear``/``nn.Embedding``; after ``load_state_dict``, `prepare_int8` builds each layer's fast path.
 
-CPU backend, measured on this 2-core machine for the 262144x640 head (fp32 input, one token):
-fbgemm dynamic int8 linear (int8 weights, per-token int8 activations) 9 ms vs fp32 28 ms;
-``_weight_int8pack_mm`` was 2.6x slower than fp32 and bitsandbytes on the CPU 8x slower.
-fbgemm quantizes activations with one scale for the whole input, which is fine for a few decode
-rows but not for a prefill chunk: on Gemma 3 270M, 1,000 prefill tokens through it agreed with fp32
-on the top-1 token only 79% of the time (per token: 93%). So inputs of more than
-``MAX_DYNAMIC_ROWS`` rows take the weight-only path instead: the packed weight is unpacked and
-dequantized to fp32 for one matmul (96% agreement, perplexity +0.7%).
+CPU backend: fbgemm's dynamic int8 linear (int8 weights and activations; the 262144x640 head in 9 ms
+against 28 ms in fp32 for one token; ``_weight_int8pack_mm`` was 2.6x slower than fp32 and
+bitsandbytes on the CPU 8x slower). fbgemm derives one activation scale from its whole input, which
+would make a row's result depend on the rest of the batch; `_per_token_linear` gives every row its own
+scale, so batched output equals unbatched output. Per-token activations alone cost accuracy on Gemma 3
+(top-1 agreement with fp32 91.6%); the smoothing scales bring it back (see the README).
 """
 from __future__ import annotations
 
@@ -28,10 +27,6 @@ INT8_MAX = 127
 # fbgemm packs one chunk per call; a big weight is packed in chunks on several threads (the 262144x640
 # head: 2.1 s on one thread, 1.0 s on two) and runs as one matmul per chunk (no slower for one token).
 PREPACK_CHUNK_ELEMENTS = 1 << 24
-# Decode batches (and the head, which only sees sampled rows) use fbgemm's dynamic int8 activations;
-# larger inputs are prefill chunks and take the weight-only path (a per-call fp32 copy of the weight,
-# fine for the body's small matrices, far too big for the 262144x640 head).
-MAX_DYNAMIC_ROWS = 64
 _QUANTIZE_CHUNK_ROWS = 16384
 
 
@@ -57,14 +52,22 @@ def dequantize_per_channel(q: torch.Tensor, scale: torch.Tensor, dtype: torch.dt
     return (q.float() * scale.float()[:, None]).to(dtype)
 
 
-def quantize_state_dict(state_dict: dict[str, torch.Tensor], config: Any) -> dict[str, torch.Tensor]:
-    """int8 ``X.weight`` + fp32 ``X.weight_scale`` for linear weights and the embedding; the rest as fp32."""
+def quantize_state_dict(state_dict: dict[str, torch.Tensor], config: Any,
+                        input_scales: dict[str, torch.Tensor] | None = None) -> dict[str, torch.Tensor]:
+    """int8 ``X.weight`` + fp32 ``X.weight_scale`` for linear weights and the embedding; the rest as fp32.
+    A weight with a smoothing scale ``s`` in `input_scales` is quantized as ``W * s`` and gets
+    ``X.input_scale = 1 / s``, which `Int8Linear` multiplies into its input."""
     out: dict[str, torch.Tensor] = {}
+    input_scales = input_scales or {}
     for name, tensor in state_dict.items():
         if name.endswith("embed_tokens.weight") and tuple(tensor.shape) != (config.vocab_size, config.hidden_size):
             raise ValueError(f"{name} has shape {tuple(tensor.shape)}, config says "
                              f"({config.vocab_size}, {config.hidden_size})")
-        if is_int8_weight(name, tensor):
+        if is_int8_weight(name, tensor) and name in input_scales:
+            s = input_scales[name].float()
+            out[name], out[name + "_scale"] = quantize_per_channel(tensor.float() * s)
+            out[name.removesuffix("weight") + "input_scale"] = 1.0 / s
+        elif is_int8_weight(name, tensor):
             out[name], out[name + "_scale"] = quantize_per_channel(tensor)
         else:
             out[name] = tensor.float()
@@ -106,11 +109,25 @@ def _fbgemm_prepack(q: torch.Tensor, scale: torch.Tensor, bias: torch.Tensor | N
         return torch.ops.quantized.linear_prepack(qweight, None if bias is None else bias.float())
 
 
-def _unpack_fp32(packed: Any) -> tuple[torch.Tensor, torch.Tensor | None]:
-    """An fbgemm-packed per-channel int8 weight back to fp32 (weight, bias), for weight-only matmuls."""
-    qweight, bias = torch.ops.quantized.linear_unpack(packed)
-    weight = qweight.int_repr().float() * qweight.q_per_channel_scales().float()[:, None]
-    return weight, bias
+@cache
+def _anchor_row(width: int) -> torch.Tensor:
+    anchor = torch.zeros(1, width)
+    anchor[0, 0], anchor[0, -1] = 1.0, -1.0
+    return anchor
+
+
+def _per_token_linear(x: torch.Tensor, packed: list[Any], input_scale: torch.Tensor | None) -> torch.Tensor:
+    """fbgemm's dynamic int8 linear with one activation scale per row, so that a row's result never
+    depends on the other rows of the batch. fbgemm derives one scale from the whole input's range;
+    every row is scaled to [-1, 1] and one constant anchor row holding -1 and 1 is appended, so that
+    range is always exactly [-1, 1]. The row scales are multiplied back into the output."""
+    if input_scale is not None:
+        x = x * input_scale
+    row_absmax = torch.linalg.vector_norm(x, float("inf"), dim=1, keepdim=True).clamp_min_(1e-30)
+    rows = torch.cat([x / row_absmax, _anchor_row(x.shape[1])])
+    if len(packed) == 1:
+        return torch.ops.quantized.linear_dynamic(rows, packed[0])[:-1] * row_absmax
+    return torch.cat([torch.ops.quantized.linear_dynamic(rows, p) for p in packed], dim=-1)[:-1] * row_absmax
 
 
 class Int8Linear(nn.Module):
@@ -130,6 +147,8 @@ class Int8Linear(nn.Module):
         self.register_buffer("weight", torch.zeros(out_features, in_features, dtype=torch.int8, device=device))
         self.register_buffer("weight_scale", torch.ones(out_features, dtype=torch.float32, device=device))
         self.register_buffer("bias", torch.zeros(out_features, device=device) if bias else None)
+        # 1 / the convert-time smoothing scale per input channel (`engine.calibration`); None: no smoothing
+        self.register_buffer("input_scale", None)
         self._packed: list[Any] | None = None
         self._bnb: nn.Module | None = None
 
@@ -141,6 +160,12 @@ class Int8Linear(nn.Module):
         layer.out_features, layer.in_features = weight.shape
         layer.weight, layer.weight_scale, layer.bias = weight, weight_scale, bias
         return layer
+
+    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs) -> None:
+        scale = state_dict.pop(prefix + "input_scale", None)  # optional: only smoothed layers have one
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
+        if scale is not None:
+            self.input_scale = scale
 
     @property
     def is_prepared(self) -> bool:
@@ -155,10 +180,8 @@ class Int8Linear(nn.Module):
         elif self.weight.device.type == "cpu":
             rows = max(1, PREPACK_CHUNK_ELEMENTS // max(1, self.in_features))
             chunks = [slice(s, s + rows) for s in range(0, self.out_features, rows)]
-            bias = self.bias
-
-            def pack(r: slice) -> Any:
-                return _fbgemm_prepack(self.weight[r], self.weight_scale[r], None if bias is None else bias[r])
+            def pack(r: slice) -> Any:  # no bias in the pack: it is added after the row scales
+                return _fbgemm_prepack(self.weight[r], self.weight_scale[r], None)
 
             if len(chunks) == 1:
                 self._packed = [pack(chunks[0])]
@@ -190,13 +213,12 @@ class Int8Linear(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         lead, x2 = x.shape[:-1], x.reshape(-1, self.in_features)
         if self._packed is not None:
-            xf = x2.float().contiguous()
-            if xf.shape[0] <= MAX_DYNAMIC_ROWS or len(self._packed) > 1:  # a chunked (huge) weight: never copy it
-                parts = [torch.ops.quantized.linear_dynamic(xf, p) for p in self._packed]
-            else:
-                parts = [nn.functional.linear(xf, w, b) for w, b in map(_unpack_fp32, self._packed)]
-            y = (parts[0] if len(parts) == 1 else torch.cat(parts, dim=-1)).to(x.dtype)
-        elif self._bnb is not None:
+            y = _per_token_linear(x2.float(), self._packed, self.input_scale)
+            y = (y if self.bias is None else y + self.bias).to(x.dtype)
+            return y.reshape(*lead, self.out_features)
+        if self.input_scale is not None:  # the weight holds W * s: the weight-only paths divide x by s
+            x2 = x2 * self.input_scale.to(x2.dtype)
+        if self._bnb is not None:
             y = self._bnb(x2.half()).to(x.dtype)
         elif x.is_cuda:
             y = _cuda_int8_matmul()(x2, self.weight, self.weight_scale, self.bias)

@@ -10,7 +10,8 @@ _STACKED = (
 
 
 def stack_fused_weights(state_dict: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """Concatenate q/k/v and gate/up tensors (weights, biases, per-row int8 scales) along dim 0.
+    """Concatenate q/k/v and gate/up tensors (weights, biases, per-row int8 scales) along dim 0; their
+    shared per-input smoothing scale (``input_scale``) is kept once.
 
     Per-output-channel int8 scales stay exact under this concatenation.
     """
@@ -21,7 +22,13 @@ def stack_fused_weights(state_dict: dict[str, torch.Tensor]) -> dict[str, torch.
             missing = [n for n in names if n not in state_dict]
             if missing:
                 raise ValueError(f"checkpoint is missing {missing[0]}")
-            out[name.replace(f".{parts[0]}.", f".{fused}.")] = torch.cat([state_dict[n] for n in names], dim=0)
+            tensors = [state_dict[n] for n in names]
+            if name.endswith("input_scale"):  # one input, one scale: the parts were calibrated together
+                if any(not torch.equal(t, tensors[0]) for t in tensors[1:]):
+                    raise ValueError(f"{names} have different input scales; they cannot be fused")
+                out[name.replace(f".{parts[0]}.", f".{fused}.")] = tensors[0]
+            else:
+                out[name.replace(f".{parts[0]}.", f".{fused}.")] = torch.cat(tensors, dim=0)
             for n in names:
                 del out[n]
     return out

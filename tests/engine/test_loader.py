@@ -207,12 +207,12 @@ def test_unknown_dtype(gguf_dir):
 def test_convert_writes_int8_cache(gguf_dir, cache_dir, capsys):
     path = convert(gguf_dir / "llama.gguf", cache_dir=cache_dir)
     assert "100%" in capsys.readouterr().err  # the progress bar of a cold conversion
-    assert path.parent == cache_dir and path.name.endswith("-int8")
+    assert path.parent == cache_dir and path.name.endswith("-int8-smooth")
     assert sorted(p.name for p in path.iterdir()) == ["config.json", "embedding.safetensors", "model.safetensors",
                                                       "tokenizer.json"]
     meta = json.loads((path / "config.json").read_text())
-    assert meta["quantization"] == {"method": "int8_weight_only", "granularity": "per_output_channel"}
-    assert path.name == f"{meta['source']['sha256']}-int8"
+    assert meta["quantization"]["weights"] == "per_output_channel" and meta["quantization"]["activations"] == "per_token"
+    assert path.name == f"{meta['source']['sha256']}-int8-smooth"
     assert ModelConfig.from_hf_dict(meta) == GGUFCheckpoint(gguf_dir / "llama.gguf").config
     assert [p.name for p in cache_dir.iterdir()] == [path.name]  # no temporary directory left over
 
@@ -259,7 +259,12 @@ def test_int8_checkpoint(gguf_dir, cache_dir, arch):
         if name.endswith(("_proj.weight", "lm_head.weight", "embed_tokens.weight")):
             assert sd[name].dtype == torch.int8 and sd[name + "_scale"].shape == (ref.shape[0],)
             deq = dequantize_per_channel(sd[name], sd[name + "_scale"])
-            assert (deq - ref).abs().max() <= sd[name + "_scale"].max() / 2 + 1e-7, name
+            tolerance = sd[name + "_scale"].max() / 2 + 1e-7
+            input_scale = sd.get(name.removesuffix("weight") + "input_scale")
+            if input_scale is not None:  # smoothed: W * s was quantized, and input_scale is 1 / s
+                assert ".layers." in name and input_scale.shape == (ref.shape[1],), name
+                deq, tolerance = deq * input_scale, tolerance * input_scale.max()
+            assert (deq - ref).abs().max() <= tolerance, name
         else:
             assert sd[name].dtype == torch.float32 and torch.equal(sd[name], ref), name
     assert len(sd) == len(fp32) + sum(n.endswith("_scale") for n in sd)
@@ -322,8 +327,8 @@ def test_real_model_converts(real_cache):
     cache, seconds, stderr = real_cache
     print(f"cold convert of the packaged model: {seconds:.1f} s")
     assert "100%" in stderr
-    assert [p.name for p in cache.iterdir()] == [f"{packaged.EXPECTED_SHA256}-int8"]
-    meta = json.loads((cache / f"{packaged.EXPECTED_SHA256}-int8" / "config.json").read_text())
+    assert [p.name for p in cache.iterdir()] == [f"{packaged.EXPECTED_SHA256}-int8-smooth"]
+    meta = json.loads((cache / f"{packaged.EXPECTED_SHA256}-int8-smooth" / "config.json").read_text())
     config = ModelConfig.from_hf_dict(meta)
     assert (config.architecture, config.num_layers, config.num_heads, config.num_kv_heads, config.head_dim) == \
         ("gemma3", 18, 4, 1, 256)

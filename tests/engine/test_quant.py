@@ -178,3 +178,28 @@ def test_int8_linear_on_cuda():
     q, scale = quantize_per_channel(dense.weight)
     bnb_layer = Int8Linear.from_int8(q, scale, dense.bias.detach(), backend="bnb").prepare()
     torch.testing.assert_close(bnb_layer(x), dense(x), rtol=0.05, atol=0.05)
+
+
+def test_per_token_activations_make_rows_independent_of_the_batch():
+    torch.manual_seed(0)
+    q, scale = quantize_per_channel(torch.randn(96, 64))
+    layer = Int8Linear.from_int8(q, scale).prepare()
+    x = torch.randn(7, 64) * torch.tensor([1e-3, 1.0, 5.0, 100.0, 0.5, 2.0, 3.0])[:, None]
+    together = layer(x)
+    assert torch.equal(together, torch.cat([layer(x[i:i + 1]) for i in range(7)]))
+    exact = x @ (q.float() * scale[:, None]).t()
+    assert ((together - exact).norm(dim=1) / exact.norm(dim=1)).max() < 0.02
+
+
+def test_input_scale_undoes_the_smoothing():
+    torch.manual_seed(1)
+    w, x = torch.randn(48, 32), torch.randn(5, 32)
+    s = torch.rand(32) + 0.5
+    q, scale = quantize_per_channel(w * s)
+    for prepare in (False, True):
+        layer = Int8Linear.from_int8(q, scale)
+        layer.input_scale = 1.0 / s
+        if prepare:
+            layer.prepare()
+        exact = x @ w.t()
+        assert (layer(x) - exact).norm() / exact.norm() < 0.02
