@@ -3,7 +3,6 @@ latency, health, readiness and Prometheus metrics. Every route's role is declare
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Any, Literal
@@ -14,7 +13,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from chatbot.api_openai import completion_body, openai_stream
-from chatbot.auth import has_role
+from chatbot.auth import api_key_from_headers, has_role
 from chatbot.guard import InputRejected
 from chatbot.service import ChatError, ChatService, NotReady, Overloaded
 from chatbot.store import StoreUnavailable
@@ -67,19 +66,12 @@ def _error(status: int, message: str, kind: str, headers: dict | None = None, pa
                         status_code=status, headers=headers)
 
 
-def _api_key(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return request.headers.get("x-api-key")
-
-
 def require(role: str):
     """A dependency that admits callers whose API key has `role` (401 without a key, 403 with a weaker one)."""
 
     def check(request: Request) -> str:
         service: ChatService = request.app.state.service
-        key = _api_key(request)
+        key = api_key_from_headers(request.headers)
         found = service.role_for_key(key)
         if not has_role(found, role):
             status = 401 if found is None else 403
@@ -203,7 +195,7 @@ def create_app(service: ChatService, *, manage_service: bool = True) -> FastAPI:
     @app.get("/api/latency")
     async def latency(window_s: float = Query(900.0, gt=0, le=7 * 86400), _role: str = require("admin")) -> dict:
         report = await asyncio.to_thread(service.latency_report, window_s)
-        return json.loads(json.dumps(report.as_dict(), default=str))
+        return report.as_dict()
 
     @app.get("/metrics")
     async def metrics(_role: str = require("admin")) -> Response:

@@ -21,6 +21,14 @@ def _digest(key: str) -> bytes:
     return hashlib.sha256(key.encode("utf-8")).digest()
 
 
+def api_key_from_headers(headers) -> str | None:
+    """The API key of a request: `Authorization: Bearer <key>`, else `X-API-Key`."""
+    scheme, _, token = (headers.get("authorization") or "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return headers.get("x-api-key") or None
+
+
 def has_role(role: str | None, required: str) -> bool:
     """Admins may do everything agents may."""
     return _RANK.get(role, 0) >= _RANK[required]

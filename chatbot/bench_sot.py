@@ -47,12 +47,17 @@ async def _bench(planner: Planner, rows: list[dict]) -> dict:
             "prefix_cache_share": cached_tokens / prompt_tokens if prompt_tokens else 0.0, "num_questions": len(sot_s)}
 
 
-def run_sot_bench(planner: Planner, num_questions: int = 12, as_json: bool = False) -> dict:
-    """Half English, half Chinese multi-point questions; prints a table or one JSON object."""
+def multi_point_rows(num_questions: int) -> list[dict]:
+    """Half English, half Chinese multi-point eval questions, interleaved (English first)."""
     rows = [r for r in load_questions(EVAL_SET) if r.get("kind") == "multi"]
     en = [r for r in rows if r.get("lang") == "en"][: (num_questions + 1) // 2]
     zh = [r for r in rows if r.get("lang") == "zh"][: num_questions // 2]
-    result = asyncio.run(_bench(planner, en + zh))
+    return [r for pair in zip(en, zh + [None] * len(en)) for r in pair if r is not None][:num_questions]
+
+
+def run_sot_bench(planner: Planner, num_questions: int = 12, as_json: bool = False) -> dict:
+    """Half English, half Chinese multi-point questions; prints a table or one JSON object."""
+    result = asyncio.run(_bench(planner, multi_point_rows(num_questions)))
     if as_json:
         print(json.dumps(result))
     else:

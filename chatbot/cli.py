@@ -24,23 +24,26 @@ def _cmd_convert(args) -> int:
     return 0
 
 
+def _router(args, llm, kb):
+    from chatbot.router import ModelRouter, RuleRouter
+
+    return ModelRouter(llm, kb) if args.router == "model" else RuleRouter(kb)
+
+
 def _assistant(args):
     """One engine, the knowledge base and the planner with the chosen router."""
     from chatbot.knowledge import KnowledgeBase
     from chatbot.planner import Planner
-    from chatbot.router import ModelRouter, RuleRouter
     from engine.async_llm import AsyncLLM
 
     llm = AsyncLLM(_engine_config(args))
     kb = KnowledgeBase.load()
-    router = ModelRouter(llm, kb) if getattr(args, "router", "rules") == "model" else RuleRouter(kb)
-    return llm, kb, Planner(llm, kb, router, prune_over_chars=args.prune_over_chars)
+    return llm, kb, Planner(llm, kb, _router(args, llm, kb), prune_over_chars=args.prune_over_chars)
 
 
 def _build_service(args):
     """The ChatService `serve` runs: engine, knowledge base, router, store, keys."""
     from chatbot.knowledge import KnowledgeBase
-    from chatbot.router import ModelRouter, RuleRouter
     from chatbot.service import ChatService, ServiceConfig
     from chatbot.store import Store
     from engine.async_llm import AsyncLLM
@@ -55,10 +58,9 @@ def _build_service(args):
     else:
         llm = AsyncLLM(_engine_config(args))
     kb = KnowledgeBase.load()
-    router = ModelRouter(llm, kb) if args.router == "model" else RuleRouter(kb)
     store = Store(args.database_url)
     config = ServiceConfig(prune_over_chars=args.prune_over_chars, max_concurrent_answers=args.max_concurrent_answers)
-    return ChatService(llm, kb, store, config, router)
+    return ChatService(llm, kb, store, config, _router(args, llm, kb))
 
 
 def _cmd_serve(args) -> int:
@@ -73,7 +75,7 @@ def _cmd_serve(args) -> int:
 
         app = mount_ui(app, service)
     print(f"supportdesk: open http://{args.host}:{args.port}/ in a browser (API under /v1 and /api; "
-          f"the model loads in the background, /readyz says when it is ready)", file=sys.stderr)
+          f"/readyz turns 200 once the one-token warm-up has run)", file=sys.stderr)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=15)
     return 0
 

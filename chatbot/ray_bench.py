@@ -14,22 +14,13 @@ import statistics
 import time
 import uuid
 
-from chatbot.bench_sot import EVAL_SET
-from chatbot.evaluation import load_questions
+from chatbot.bench_sot import multi_point_rows
 from chatbot.knowledge import KnowledgeBase
 from chatbot.planner import Planner
 from chatbot.ray_serve import ROUTINGS, ReplicaResources, start_ray_llm
 from chatbot.router import RuleRouter
 from chatbot.service import current_answer_id
 from engine.config import EngineConfig
-
-
-def _bench_questions(num_questions: int) -> list[str]:
-    """Half English, half Chinese multi-point eval questions, interleaved."""
-    rows = [r for r in load_questions(EVAL_SET) if r.get("kind") == "multi"]
-    en = [r["question"] for r in rows if r.get("lang") == "en"][: (num_questions + 1) // 2]
-    zh = [r["question"] for r in rows if r.get("lang") == "zh"][: num_questions // 2]
-    return [q for pair in zip(en, zh + [None] * len(en)) for q in pair if q is not None][:num_questions]
 
 
 async def _answer_all(planner: Planner, questions: list[str], concurrency: int) -> list:
@@ -88,7 +79,7 @@ def run_ray_bench(config: EngineConfig | None = None, num_replicas: int = 2, num
     if owns_ray:
         ray.init(include_dashboard=False, log_to_driver=False)
     kb = KnowledgeBase.load()
-    questions = _bench_questions(num_questions + 1)
+    questions = [r["question"] for r in multi_point_rows(num_questions + 1)]
     results = {}
     try:
         for routing in ROUTINGS:

@@ -12,7 +12,8 @@ import logging
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from collections import deque
+from datetime import datetime, timedelta, timezone
 from typing import AsyncIterator, NamedTuple
 
 from chatbot.auth import KeyAuth
@@ -117,7 +118,7 @@ class ChatService:
         self._num_in_flight = 0
         self._ready = False
         self._draining = False
-        self._recent: list[dict] = []  # answer metrics kept in memory, for reports when the store is down
+        self._recent: deque[dict] = deque(maxlen=5000)  # answer metrics in memory, for reports when the store is down
         self._sampler: asyncio.Task | None = None
 
     # ---- lifecycle ---------------------------------------------------------------------------
@@ -199,7 +200,7 @@ class ChatService:
                     return
                 if isinstance(event, AnswerDone):
                     event.answer.request_id, event.answer.conversation_id = request_id, conversation_id
-                    self._record(question, event.answer, created_at, None)
+                    self._record(question, event.answer, created_at)
                 yield event
         finally:  # a consumer that leaves early cancels the planner, which aborts its engine requests
             pump.cancel()
@@ -236,9 +237,9 @@ class ChatService:
         """Latency percentiles, throughput, gauges, SoT against direct, guard firings and the slowest answers."""
         if not 0 < window_s <= 7 * 86400:
             raise ValueError("window_s must be between 0 and 7 days")
-        since = datetime.now(timezone.utc).timestamp() - window_s
-        rows = self._metric_rows(datetime.fromtimestamp(since, timezone.utc))
-        return build_latency_report(rows, self.gauges.since(since), window_s, self.llm.snapshot())
+        since = datetime.now(timezone.utc) - timedelta(seconds=window_s)
+        rows = self._metric_rows(since)
+        return build_latency_report(rows, self.gauges.since(since.timestamp()), window_s, self.llm.snapshot())
 
     def conversation(self, conversation_id: str) -> list[dict] | None:
         """The stored messages of one conversation (PII masked), or None if unknown."""
@@ -251,15 +252,15 @@ class ChatService:
         return self.auth.role_for_key(key)
 
     # ---- internals -----------------------------------------------------------------------------
-    def _record(self, question: str, answer, created_at: datetime, error: str | None) -> None:
+    def _record(self, question: str, answer, created_at: datetime) -> None:
         timings = answer.timings
         metrics = {**{k: timings.get(k) for k in ("queue_s", "ttft_s", "tpot_s", "total_s", "route_s",
                                                   "outline_s", "expand_s")},
-                   **answer.usage, "guard_firings": list(answer.guard_firings), "error": error}
+                   **answer.usage, "guard_firings": list(answer.guard_firings), "error": None}
         self.metrics.observe_answer(answer.mode, timings, answer.guard_firings)
         row = {"request_id": answer.request_id, "conversation_id": answer.conversation_id, "created_at": created_at,
                "mode": answer.mode, "lang": answer.lang, **metrics}
-        self._remember(row)
+        self._recent.append(row)
         if self.store is not None:
             from chatbot.store import Turn
 
@@ -270,13 +271,9 @@ class ChatService:
                  timings.get("total_s") or 0.0, mask_pii(question)[:80])
 
     def _record_failure(self, question, request_id, conversation_id, created_at, error: str) -> None:
-        self._remember({"request_id": request_id, "conversation_id": conversation_id, "created_at": created_at,
+        self._recent.append({"request_id": request_id, "conversation_id": conversation_id, "created_at": created_at,
                         "mode": "error", "lang": detect_lang(question), "error": mask_pii(error),
                         "guard_firings": []})
-
-    def _remember(self, row: dict) -> None:
-        self._recent.append(row)
-        del self._recent[:-5000]
 
     def _metric_rows(self, since: datetime) -> list[dict]:
         if self.store is not None:

@@ -9,15 +9,7 @@ import json
 
 import gradio as gr
 
-from chatbot.auth import has_role
-
-
-def key_from_headers(headers) -> str | None:
-    """The API key of a request: `Authorization: Bearer <key>`, else `X-API-Key`."""
-    scheme, _, token = (headers.get("authorization") or "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return token.strip()
-    return headers.get("x-api-key") or None
+from chatbot.auth import api_key_from_headers, has_role
 
 
 def register_tools(service) -> None:
@@ -35,7 +27,7 @@ def register_tools(service) -> None:
         Returns:
             A JSON list of sections, each with id, lang, category, title, text and its BM25 score.
         """
-        key = key_from_headers(request.headers) if request is not None else None
+        key = api_key_from_headers(request.headers) if request is not None else None
         if not has_role(service.role_for_key(key), "agent"):
             raise gr.Error("lookup_policy needs an agent key: send 'Authorization: Bearer <key>'.",
                            title="Unauthorized", print_exception=False)

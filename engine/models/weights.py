@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-_STACKED = (
+FUSED_PARTS = (  # the engine's fused parameter and the HF parameters stacked into it
     ("qkv_proj", ("q_proj", "k_proj", "v_proj")),
     ("gate_up_proj", ("gate_proj", "up_proj")),
 )
@@ -16,7 +16,7 @@ def stack_fused_weights(state_dict: dict[str, torch.Tensor]) -> dict[str, torch.
     Per-output-channel int8 scales stay exact under this concatenation.
     """
     out = dict(state_dict)
-    for fused, parts in _STACKED:
+    for fused, parts in FUSED_PARTS:
         for name in [n for n in state_dict if f".{parts[0]}." in n]:
             names = [name.replace(f".{parts[0]}.", f".{p}.") for p in parts]
             missing = [n for n in names if n not in state_dict]
