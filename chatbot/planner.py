@@ -17,7 +17,7 @@ from chatbot import prompts
 from chatbot.guard import cap_length, ground_numbers
 from chatbot.knowledge import KnowledgeBase, Section, detect_lang, tokenize
 from chatbot.pruning import prune_message
-from chatbot.router import Route, RuleRouter
+from chatbot.router import Route, RuleRouter, count_asks
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
@@ -231,9 +231,11 @@ class Planner:
         candidates = [h.section for h in route.hits[:max(2, len(relevant))]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(s.category, lang) for s in candidates))
-        # The model picks the category and how many points (2-4); the points are the best-ranked
-        # candidates, in rank order. Free choice among candidates was measured worse (see README).
-        point_lists = [titles[:k] for k in range(min(2, len(titles)), min(MAX_POINTS, len(titles)) + 1)]
+        # One point per thing the question asks (2-4, at most one per relevant section): the best-ranked
+        # candidates, in rank order. The model picks the category. Letting it choose the points, or
+        # how many, was measured worse: it always took the shortest list (see README).
+        num_points = max(min(2, len(titles)), min(MAX_POINTS, count_asks(question), len(titles)))
+        point_lists = [titles[:num_points]]
         schema = {
             "type": "object",
             "properties": {"category": {"type": "string", "enum": labels}, "key_points": {"enum": point_lists}},
