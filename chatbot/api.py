@@ -134,13 +134,11 @@ def create_app(service: ChatService, *, manage_service: bool = True) -> FastAPI:
     async def overloaded(_: Request, exc: Overloaded):
         return _error(429, str(exc), "rate_limit_error", headers={"Retry-After": str(exc.retry_after_s)})
 
-    @app.exception_handler(StoreUnavailable)
-    async def store_down(_: Request, exc: StoreUnavailable):
+    async def unavailable(_: Request, exc: StoreUnavailable | NotReady):
         return _error(503, str(exc), "service_unavailable", headers={"Retry-After": "5"})
 
-    @app.exception_handler(NotReady)
-    async def not_ready(_: Request, exc: NotReady):
-        return _error(503, str(exc), "service_unavailable", headers={"Retry-After": "5"})
+    for unavailable_error in (StoreUnavailable, NotReady):
+        app.add_exception_handler(unavailable_error, unavailable)
 
     @app.get("/healthz")
     async def healthz() -> dict:

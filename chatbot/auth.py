@@ -17,8 +17,9 @@ ROLES = ("agent", "admin")
 _RANK = {None: 0, "agent": 1, "admin": 2}
 
 
-def _digest(key: str) -> bytes:
-    return hashlib.sha256(key.encode("utf-8")).digest()
+def hash_key(key: str) -> str:
+    """The sha256 hex digest of an API key: what is compared, and all the store keeps."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 def api_key_from_headers(headers) -> str | None:
@@ -38,7 +39,8 @@ class KeyAuth:
     """Maps API keys to roles; configured keys first, then the store's."""
 
     def __init__(self, agent_keys: list[str] = (), admin_keys: list[str] = (), store=None) -> None:
-        self._hashes = [(_digest(k), "agent") for k in agent_keys if k] + [(_digest(k), "admin") for k in admin_keys if k]
+        self._hashes = ([(hash_key(k), "agent") for k in agent_keys if k]
+                        + [(hash_key(k), "admin") for k in admin_keys if k])
         self.store = store
 
     @classmethod
@@ -52,7 +54,7 @@ class KeyAuth:
         """The key's role, or None for no key or an unknown one."""
         if not key:
             return None
-        digest = _digest(key)
+        digest = hash_key(key)
         role = None
         for known, known_role in self._hashes:  # no early exit: the time does not depend on which key matched
             if hmac.compare_digest(digest, known) and _RANK[known_role] > _RANK[role]:

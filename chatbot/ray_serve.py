@@ -29,7 +29,7 @@ from chatbot.service import current_answer_id
 from engine.async_llm import AsyncLLM
 from engine.config import EngineConfig
 from engine.llm_engine import RequestOutput
-from engine.metrics import EngineSnapshot
+from engine.metrics import EngineSnapshot, notify_listeners
 
 log = logging.getLogger(__name__)
 
@@ -251,13 +251,8 @@ class RayLLM:
 
     # ---- internals ---------------------------------------------------------------------------------
     def _notify(self, out: RequestOutput) -> None:
-        if out.metrics is None:
-            return
-        for listener in self._listeners:
-            try:
-                listener(out.metrics)
-            except Exception:  # a broken listener must not fail the request
-                log.exception("request-finished listener failed")
+        if out.metrics is not None:
+            notify_listeners(self._listeners, out.metrics)
 
     def refresh_snapshots(self, timeout_s: float = 5.0) -> None:
         """Ask every live replica for its snapshot; replicas that are gone keep their counters in the totals."""

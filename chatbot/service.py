@@ -253,17 +253,17 @@ class ChatService:
 
     # ---- internals -----------------------------------------------------------------------------
     def _record(self, question: str, answer, created_at: datetime) -> None:
+        from chatbot.store import METRIC_FIELDS, Turn
+
         timings = answer.timings
-        metrics = {**{k: timings.get(k) for k in ("queue_s", "ttft_s", "tpot_s", "total_s", "route_s",
-                                                  "outline_s", "expand_s")},
-                   **answer.usage, "guard_firings": list(answer.guard_firings), "error": None}
+        measured = {**timings, **answer.usage}
+        metrics = {**{name: measured.get(name) for name in METRIC_FIELDS},
+                   "guard_firings": list(answer.guard_firings), "error": None}
         self.metrics.observe_answer(answer.mode, timings, answer.guard_firings)
         row = {"request_id": answer.request_id, "conversation_id": answer.conversation_id, "created_at": created_at,
                "mode": answer.mode, "lang": answer.lang, **metrics}
         self._recent.append(row)
         if self.store is not None:
-            from chatbot.store import Turn
-
             self.store.record_turn(Turn(answer.conversation_id, answer.request_id, question, answer.answer,
                                         answer.lang, answer.mode, answer.category, answer.outline, answer.sources,
                                         created_at, metrics))
@@ -272,8 +272,8 @@ class ChatService:
 
     def _record_failure(self, question, request_id, conversation_id, created_at, error: str) -> None:
         self._recent.append({"request_id": request_id, "conversation_id": conversation_id, "created_at": created_at,
-                        "mode": "error", "lang": detect_lang(question), "error": mask_pii(error),
-                        "guard_firings": []})
+                             "mode": "error", "lang": detect_lang(question), "error": mask_pii(error),
+                             "guard_firings": []})
 
     def _metric_rows(self, since: datetime) -> list[dict]:
         if self.store is not None:

@@ -6,7 +6,6 @@ thread. If the database is down, chats go on and `num_dropped_writes` counts the
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 import os
@@ -25,12 +24,12 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 from sqlalchemy.orm import Session, sessionmaker
 
 from chatbot import migrations
+from chatbot.auth import ROLES, hash_key
 from chatbot.guard import mask_pii
 from chatbot.store_models import ApiKey, Conversation, Message, RequestMetrics, User
 
 log = logging.getLogger(__name__)
 
-ROLES = ("agent", "admin")
 DEFAULT_DB_FILENAME = "supportdesk.db"
 DEFAULT_BUSY_TIMEOUT_S = 5.0
 DEFAULT_PG_CONNECT_TIMEOUT_S = 5
@@ -101,11 +100,6 @@ def make_engine(url: URL) -> Engine:
     if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
         kwargs["connect_args"] = {"connect_timeout": DEFAULT_PG_CONNECT_TIMEOUT_S}
     return create_engine(url, pool_pre_ping=True, **kwargs)
-
-
-def hash_key(key: str) -> str:
-    """The sha256 hex digest under which an API key is stored."""
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
 def _error_summary(exc: BaseException) -> str:

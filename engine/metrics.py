@@ -77,6 +77,15 @@ class EngineSnapshot:
     recent_requests: tuple[RequestMetrics, ...] = field(default_factory=tuple)
 
 
+def notify_listeners(listeners: list, metrics: RequestMetrics) -> None:
+    """Call every request-finished listener; a broken one is logged and never stops the caller."""
+    for listener in listeners:
+        try:
+            listener(metrics)
+        except Exception:
+            log.exception("request-finished listener failed")
+
+
 class EngineMetrics:
     """Counters and bounded histories; written by the engine thread, snapshotted by anyone."""
 
@@ -99,11 +108,7 @@ class EngineMetrics:
         with self._lock:
             self.requests.append(metrics)
             self.num_finished += 1
-        for listener in self.listeners:
-            try:
-                listener(metrics)
-            except Exception:  # a broken listener must not stop the engine loop
-                log.exception("request-finished listener failed")
+        notify_listeners(self.listeners, metrics)
         return metrics
 
     def snapshot(self, scheduler, block_manager) -> EngineSnapshot:

@@ -22,7 +22,6 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-
 def normalize_json_schema(json_schema: str | dict[str, Any] | None) -> str | None:
     """The schema as a JSON string (a dict is serialised); raises `ValueError` unless it is a JSON object."""
     if json_schema is None:
