@@ -5,18 +5,18 @@ fp32 ``X.weight_scale`` (and, for the decoder layers' linears, ``X.input_scale``
 `engine.calibration`). At load time `swap_linears_to_int8` puts `Int8Linear`/`Int8Embedding` in place
 of ``nn.Linear``/``nn.Embedding``; after ``load_state_dict``, `prepare_int8` builds each layer's fast path.
 
-CPU backend: fbgemm's dynamic int8 linear (int8 weights and activations; the 262144x640 head in 9 ms
-against 28 ms in fp32 for one token; ``_weight_int8pack_mm`` was 2.6x slower than fp32 and
-bitsandbytes on the CPU 8x slower). fbgemm derives one activation scale from its whole input, which
-would make a row's result depend on the rest of the batch; `_per_token_linear` gives every row its own
-scale, so batched output equals unbatched output. Per-token activations alone cost accuracy on Gemma 3
-(top-1 agreement with fp32 91.6%); the smoothing scales bring it back (see the README).
+CPU backend: oneDNN's static int8 linear (``onednn::qlinear_pointwise``, VNNI/AMX kernels) with int8
+activations quantized per token by us. Every row is scaled to [-127, 127] by its own absolute maximum
+and passed with one fixed scale (1/127), so a row's result never depends on the rest of the batch
+(integer accumulation is exact), and the row scales are multiplied back into the output. It streams
+the weights at the same speed for 1 to 16 rows: the 262144x640 head costs ~10 ms for one token or
+sixteen, where fbgemm's dynamic linear took 12.6 ms for one and 23 ms for sixteen (see the README).
+Per-token activations alone cost accuracy on Gemma 3 (top-1 agreement with fp32 91.6%); the
+smoothing scales bring it back.
 """
 from __future__ import annotations
 
 import ctypes
-import warnings
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any, Callable
 
@@ -24,10 +24,8 @@ import torch
 from torch import nn
 
 INT8_MAX = 127
-# fbgemm packs one chunk per call; a big weight is packed in chunks on several threads (the 262144x640
-# head: 2.1 s on one thread, 1.0 s on two) and runs as one matmul per chunk (no slower for one token).
-PREPACK_CHUNK_ELEMENTS = 1 << 24
 _QUANTIZE_CHUNK_ROWS = 16384
+_BIG_WEIGHT_ELEMENTS = 1 << 24  # freeing a weight this big returns the heap to the OS
 
 
 def is_int8_weight(name: str, tensor: torch.Tensor) -> bool:
@@ -101,40 +99,36 @@ def _return_freed_heap() -> None:
         libc.malloc_trim(0)
 
 
-def _fbgemm_prepack(q: torch.Tensor, scale: torch.Tensor, bias: torch.Tensor | None) -> Any:
-    zero_points = torch.zeros(q.shape[0], dtype=torch.long)
-    with warnings.catch_warnings():  # quantized tensor types are deprecated, but fbgemm still needs one
-        warnings.simplefilter("ignore", UserWarning)
-        qweight = torch._make_per_channel_quantized_tensor(q, scale.double(), zero_points, 0)
-        return torch.ops.quantized.linear_prepack(qweight, None if bias is None else bias.float())
+class _OnednnWeight:
+    """An int8 weight reordered for oneDNN, with its per-output-channel scales.
 
+    oneDNN is given unit scales, so it returns the exact integer dot products as floats, whatever kernel
+    it picks for the batch size; the scales are applied here, in one fixed order, so that a row's
+    result is bit-identical for any batch (oneDNN's own scaling differed in the last bit between kernels).
+    """
 
-@cache
-def _anchor_row(width: int) -> torch.Tensor:
-    anchor = torch.zeros(1, width)
-    anchor[0, 0], anchor[0, -1] = 1.0, -1.0
-    return anchor
+    def __init__(self, q: torch.Tensor, scale: torch.Tensor) -> None:
+        self.packed = torch.ops.onednn.qlinear_prepack(q, None)
+        self.scale = scale.float().contiguous()
+        self._unit_scales = torch.ones(q.shape[0])
+        self._zero_points = torch.zeros(q.shape[0], dtype=torch.long)
 
-
-def _per_token_linear(x: torch.Tensor, packed: list[Any], input_scale: torch.Tensor | None) -> torch.Tensor:
-    """fbgemm's dynamic int8 linear with one activation scale per row, so that a row's result never
-    depends on the other rows of the batch. fbgemm derives one scale from the whole input's range;
-    every row is scaled to [-1, 1] and one constant anchor row holding -1 and 1 is appended, so that
-    range is always exactly [-1, 1]. The row scales are multiplied back into the output."""
-    if input_scale is not None:
-        x = x * input_scale
-    row_absmax = torch.linalg.vector_norm(x, float("inf"), dim=1, keepdim=True).clamp_min_(1e-30)
-    rows = torch.cat([x / row_absmax, _anchor_row(x.shape[1])])
-    if len(packed) == 1:
-        return torch.ops.quantized.linear_dynamic(rows, packed[0])[:-1] * row_absmax
-    return torch.cat([torch.ops.quantized.linear_dynamic(rows, p) for p in packed], dim=-1)[:-1] * row_absmax
+    def __call__(self, x: torch.Tensor, input_scale: torch.Tensor | None) -> torch.Tensor:
+        """``x @ (q * scale).T`` in fp32, with int8 activations quantized per row (per token)."""
+        if input_scale is not None:
+            x = x * input_scale
+        row_absmax = torch.linalg.vector_norm(x, float("inf"), dim=1, keepdim=True).clamp_min_(1e-30)
+        qx = (x * (INT8_MAX / row_absmax)).round_().to(torch.int8)
+        dots = torch.ops.onednn.qlinear_pointwise(qx, 1.0, 0, self.packed, self._unit_scales, self._zero_points,
+                                                  None, 1.0, 0, torch.float32, "none", [], "")
+        return dots.mul_(self.scale).mul_(row_absmax / INT8_MAX)
 
 
 class Int8Linear(nn.Module):
     """``y = x @ (q * scale).T + bias`` with an int8 ``weight [out, in]`` and fp32 ``weight_scale [out]``.
 
-    Before `prepare` it runs the reference matmul. `prepare` on the CPU packs the weight for fbgemm's
-    dynamic int8 linear and drops the plain int8 buffer; on CUDA it uses `kernels.int8_matmul`
+    Before `prepare` it runs the reference matmul. `prepare` on the CPU reorders the weight for oneDNN's
+    int8 linear and drops the plain int8 buffer; on CUDA it uses `kernels.int8_matmul`
     (or bitsandbytes' ``Linear8bitLt`` with ``backend="bnb"``).
     """
 
@@ -149,7 +143,7 @@ class Int8Linear(nn.Module):
         self.register_buffer("bias", torch.zeros(out_features, device=device) if bias else None)
         # 1 / the convert-time smoothing scale per input channel (`engine.calibration`); None: no smoothing
         self.register_buffer("input_scale", None)
-        self._packed: list[Any] | None = None
+        self._packed: _OnednnWeight | None = None
         self._bnb: nn.Module | None = None
 
     @classmethod
@@ -178,22 +172,13 @@ class Int8Linear(nn.Module):
         if self.backend == "bnb" and self.weight.is_cuda:
             self._bnb = self._build_bnb()
         elif self.weight.device.type == "cpu":
-            rows = max(1, PREPACK_CHUNK_ELEMENTS // max(1, self.in_features))
-            chunks = [slice(s, s + rows) for s in range(0, self.out_features, rows)]
-            def pack(r: slice) -> Any:  # no bias in the pack: it is added after the row scales
-                return _fbgemm_prepack(self.weight[r], self.weight_scale[r], None)
-
-            if len(chunks) == 1:
-                self._packed = [pack(chunks[0])]
-            else:
-                with ThreadPoolExecutor(max_workers=torch.get_num_threads()) as executor:
-                    self._packed = list(executor.map(pack, chunks))
+            self._packed = _OnednnWeight(self.weight, self.weight_scale)
         else:
             return self
         from engine.loader import release_mapped_pages  # a memory-mapped table leaves the process's RSS
 
         release_mapped_pages(self.weight)
-        big = self.weight.numel() >= PREPACK_CHUNK_ELEMENTS
+        big = self.weight.numel() >= _BIG_WEIGHT_ELEMENTS
         self.weight = None
         if big:
             _return_freed_heap()
@@ -213,7 +198,7 @@ class Int8Linear(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         lead, x2 = x.shape[:-1], x.reshape(-1, self.in_features)
         if self._packed is not None:
-            y = _per_token_linear(x2.float(), self._packed, self.input_scale)
+            y = self._packed(x2.float(), self.input_scale)
             y = (y if self.bias is None else y + self.bias).to(x.dtype)
             return y.reshape(*lead, self.out_features)
         if self.input_scale is not None:  # the weight holds W * s: the weight-only paths divide x by s

@@ -83,16 +83,6 @@ def test_prepare_frees_the_plain_weight():
     assert layer.prepare() is layer  # idempotent
 
 
-def test_chunked_prepack_is_exact(monkeypatch):
-    dense = _linear(out_features=100, bias=True)
-    x = torch.randn(4, 64)
-    whole = _int8_from(dense).prepare()
-    monkeypatch.setattr(quant, "PREPACK_CHUNK_ELEMENTS", 64 * 16)  # 7 chunks of 16 rows (the last one short)
-    chunked = _int8_from(dense).prepare()
-    assert len(chunked._packed) == 7
-    torch.testing.assert_close(chunked(x), whole(x), rtol=0, atol=0)
-
-
 def test_int8_embedding_rows_match():
     torch.manual_seed(0)
     table = torch.randn(50, 16)
@@ -189,6 +179,9 @@ def test_per_token_activations_make_rows_independent_of_the_batch():
     assert torch.equal(together, torch.cat([layer(x[i:i + 1]) for i in range(7)]))
     exact = x @ (q.float() * scale[:, None]).t()
     assert ((together - exact).norm(dim=1) / exact.norm(dim=1)).max() < 0.02
+    # A prefill-sized batch takes other kernels (AMX tiles): the rows still come out bit-identical.
+    big = torch.cat([x, torch.randn(505, 64)])
+    assert torch.equal(layer(big)[:7], together)
 
 
 def test_input_scale_undoes_the_smoothing():
