@@ -99,6 +99,12 @@ def _return_freed_heap() -> None:
         libc.malloc_trim(0)
 
 
+@cache
+def onednn_int8_available() -> bool:
+    """Whether this PyTorch build has oneDNN's int8 linear (x86 builds do; others run the reference)."""
+    return torch.backends.mkldnn.is_available() and hasattr(torch.ops.onednn, "qlinear_pointwise")
+
+
 class _OnednnWeight:
     """An int8 weight reordered for oneDNN, with its per-output-channel scales.
 
@@ -171,9 +177,9 @@ class Int8Linear(nn.Module):
             return self
         if self.backend == "bnb" and self.weight.is_cuda:
             self._bnb = self._build_bnb()
-        elif self.weight.device.type == "cpu":
+        elif self.weight.device.type == "cpu" and onednn_int8_available():
             self._packed = _OnednnWeight(self.weight, self.weight_scale)
-        else:
+        else:  # CUDA without bnb, or a CPU build without oneDNN's int8 ops: the reference matmul
             return self
         from engine.loader import release_mapped_pages  # a memory-mapped table leaves the process's RSS
 

@@ -196,3 +196,13 @@ def test_input_scale_undoes_the_smoothing():
             layer.prepare()
         exact = x @ w.t()
         assert (layer(x) - exact).norm() / exact.norm() < 0.02
+
+
+def test_a_cpu_build_without_onednn_int8_keeps_the_reference_matmul(monkeypatch):
+    monkeypatch.setattr(quant, "onednn_int8_available", lambda: False)
+    torch.manual_seed(2)
+    q, scale = quantize_per_channel(torch.randn(24, 16))
+    layer = Int8Linear.from_int8(q, scale).prepare()
+    assert not layer.is_prepared and layer.weight is not None
+    x = torch.randn(3, 16)
+    torch.testing.assert_close(layer(x), x @ dequantize_per_channel(q, scale).t())
