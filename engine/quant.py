@@ -6,9 +6,9 @@ fp32 ``X.weight_scale`` (and, for the decoder layers' linears, ``X.input_scale``
 of ``nn.Linear``/``nn.Embedding``; after ``load_state_dict``, `prepare_int8` builds each layer's fast path.
 
 CPU backend: oneDNN's static int8 linear (``onednn::qlinear_pointwise``, VNNI/AMX kernels) with int8
-activations quantized per token by us. Every row is scaled to [-127, 127] by its own absolute maximum
-and passed with one fixed scale (1/127), so a row's result never depends on the rest of the batch
-(integer accumulation is exact), and the row scales are multiplied back into the output. It streams
+activations quantized per token by us. Every row is scaled to [-127, 127] by its own absolute maximum,
+oneDNN returns the exact integer dot products, and the weight and row scales are applied afterwards,
+so a row's result never depends on the rest of the batch (see `_OnednnWeight`). It streams
 the weights at the same speed for 1 to 16 rows: the 262144x640 head costs ~10 ms for one token or
 sixteen, where fbgemm's dynamic linear took 12.6 ms for one and 23 ms for sixteen (see the README).
 Per-token activations alone cost accuracy on Gemma 3 (top-1 agreement with fp32 91.6%); the
