@@ -123,11 +123,11 @@ class _OnednnWeight:
         """``x @ (q * scale).T`` in fp32, with int8 activations quantized per row (per token)."""
         if input_scale is not None:
             x = x * input_scale
-        row_absmax = torch.linalg.vector_norm(x, float("inf"), dim=1, keepdim=True).clamp_min_(1e-30)
-        qx = (x * (INT8_MAX / row_absmax)).round_().to(torch.int8)
+        step = torch.linalg.vector_norm(x, float("inf"), dim=1, keepdim=True).clamp_min_(1e-30).div_(INT8_MAX)
+        qx = torch.div(x, step).round_().to(torch.int8)
         dots = torch.ops.onednn.qlinear_pointwise(qx, 1.0, 0, self.packed, self._unit_scales, self._zero_points,
                                                   None, 1.0, 0, torch.float32, "none", [], "")
-        return dots.mul_(self.scale).mul_(row_absmax / INT8_MAX)
+        return dots.mul_(self.scale).mul_(step)
 
 
 class Int8Linear(nn.Module):
