@@ -202,6 +202,9 @@ class Int8Linear(nn.Module):
         return layer.to(self.weight.device)  # bitsandbytes quantizes row-wise on the move to CUDA
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self._packed is not None and x.dim() == 2 and x.dtype == torch.float32:  # the engine's flat batch
+            y = self._packed(x, self.input_scale)
+            return y if self.bias is None else y.add_(self.bias)
         lead, x2 = x.shape[:-1], x.reshape(-1, self.in_features)
         if self._packed is not None:
             y = self._packed(x2.float(), self.input_scale)
