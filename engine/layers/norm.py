@@ -14,6 +14,15 @@ class RMSNorm(nn.Module):
         super().__init__()
         self.weight = nn.Parameter(torch.zeros(dim) if weight_offset else torch.ones(dim), requires_grad=False)
         self.eps, self.weight_offset, self.ops = eps, weight_offset, ops
+        self._scale: torch.Tensor | None = None
+        self._scale_of: tuple[int, int] | None = None
+
+    def scale(self) -> torch.Tensor:
+        """``weight_offset + weight`` in fp32, computed once per weight rather than at every call."""
+        source = (self.weight.data_ptr(), self.weight._version)
+        if self._scale is None or self._scale_of != source:
+            self._scale, self._scale_of = self.weight.float() + self.weight_offset, source
+        return self._scale
 
     def forward(self, x: torch.Tensor, residual: torch.Tensor | None = None):
-        return self.ops.rms_norm(x, self.weight, self.eps, self.weight_offset, residual)
+        return self.ops.rms_norm(x, self.scale(), self.eps, 0.0, residual)
