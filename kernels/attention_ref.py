@@ -32,35 +32,58 @@ def _gather_blocks(cache: torch.Tensor, block_ids: torch.Tensor) -> torch.Tensor
     return rows.view(*block_ids.shape[:-1], block_ids.shape[-1] * block_size, num_kv_heads, head_dim)
 
 
+# Decode plans of recent steps: block ids and mask, the same for every layer of a KV group in one step.
+# Keyed by the tensors' storage; an entry holds the tensors themselves, so a key cannot be reused by a
+# new tensor while the entry exists.
+_DECODE_PLANS: dict[tuple, tuple] = {}
+_MAX_DECODE_PLANS = 16
+
+
+def _decode_plan(block_tables: torch.Tensor, context_lens: torch.Tensor, block_size: int,
+                 sliding_window: int | None) -> tuple[torch.Tensor, torch.Tensor]:
+    """Flat physical block ids ``[S * n]`` to gather, and an additive mask ``[S, 1, 1, n * block_size]``."""
+    key = (block_tables.data_ptr(), tuple(block_tables.shape), context_lens.data_ptr(), tuple(context_lens.shape),
+           block_size, sliding_window, block_tables.device)
+    hit = _DECODE_PLANS.get(key)
+    if hit is not None:
+        return hit[2], hit[3]
+    num_seqs, max_blocks = block_tables.shape
+    ctx = context_lens.to(torch.long)
+    if sliding_window is not None:
+        num_window_blocks = min(max_blocks, -(-sliding_window // block_size) + 1)
+        first_block = ((ctx - sliding_window).clamp(min=0) // block_size).clamp(max=max_blocks - num_window_blocks)
+        logical = first_block[:, None] + torch.arange(num_window_blocks, device=ctx.device)
+    else:
+        num_ctx_blocks = int(-(-int(ctx.max()) // block_size))
+        logical = torch.arange(num_ctx_blocks, device=ctx.device).expand(num_seqs, -1)
+    block_ids = block_tables.to(torch.long).gather(1, logical).clamp(min=0).flatten()
+    positions = (logical[:, :, None] * block_size + torch.arange(block_size, device=ctx.device)).flatten(1)
+    valid = positions < ctx[:, None]
+    if sliding_window is not None:
+        valid &= positions >= (ctx - sliding_window)[:, None]
+    bias = torch.zeros(valid.shape, device=ctx.device).masked_fill_(~valid, float("-inf"))[:, None, None, :]
+    if len(_DECODE_PLANS) >= _MAX_DECODE_PLANS:
+        _DECODE_PLANS.clear()
+    _DECODE_PLANS[key] = (block_tables, context_lens, block_ids, bias)
+    return block_ids, bias
+
+
 def paged_decode_attention_ref(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                                block_tables: torch.Tensor, context_lens: torch.Tensor, scale: float,
                                sliding_window: int | None = None) -> torch.Tensor:
     """One query token per sequence. ``q`` ``[num_seqs, num_heads, head_dim]`` at position
     ``context_lens - 1``; keys at positions ``[max(0, ctx - window), ctx)``. Returns q's shape."""
     num_seqs, num_heads, head_dim = q.shape
-    block_size, num_kv_heads = k_cache.shape[1], k_cache.shape[2]
+    num_blocks, block_size, num_kv_heads = k_cache.shape[0], k_cache.shape[1], k_cache.shape[2]
     group = num_heads // num_kv_heads
-    ctx = context_lens.to(torch.long)
-    max_blocks = block_tables.shape[1]
-    if sliding_window is not None:
-        num_window_blocks = min(max_blocks, -(-sliding_window // block_size) + 1)
-        first_block = ((ctx - sliding_window).clamp(min=0) // block_size).clamp(max=max_blocks - num_window_blocks)
-        logical = first_block[:, None] + torch.arange(num_window_blocks, device=q.device)
-    else:
-        num_ctx_blocks = int(-(-int(ctx.max()) // block_size))
-        logical = torch.arange(num_ctx_blocks, device=q.device).expand(num_seqs, -1)
-    block_ids = block_tables.to(torch.long).gather(1, logical)
-    keys = _gather_blocks(k_cache, block_ids)  # [S, T, KVH, D]
-    values = _gather_blocks(v_cache, block_ids)
-    positions = (logical[:, :, None] * block_size + torch.arange(block_size, device=q.device)).flatten(1)
-    valid = positions < ctx[:, None]
-    if sliding_window is not None:
-        valid &= positions >= (ctx - sliding_window)[:, None]
+    block_ids, bias = _decode_plan(block_tables, context_lens, block_size, sliding_window)
+    shape = (num_seqs, bias.shape[-1], num_kv_heads, head_dim)
+    keys = k_cache.view(num_blocks, -1).index_select(0, block_ids).view(shape)  # [S, T, KVH, D]
+    values = v_cache.view(num_blocks, -1).index_select(0, block_ids).view(shape)
     qg = q.view(num_seqs, num_kv_heads, group, head_dim).float()
     # Batched matmuls over (seq, KV head) on [S, KVH, T, D] keys: with KVH > 1 an einsum on the
     # strided gather is ~4x slower on the CPU.
-    scores = torch.matmul(qg, keys.float().permute(0, 2, 1, 3).contiguous().transpose(-1, -2)) * scale
-    scores = scores.masked_fill(~valid[:, None, None, :], float("-inf"))
+    scores = torch.matmul(qg, keys.float().permute(0, 2, 1, 3).contiguous().transpose(-1, -2)) * scale + bias
     probs = torch.softmax(scores, dim=-1)
     out = torch.matmul(probs, values.float().permute(0, 2, 1, 3))
     return out.reshape(num_seqs, num_heads, head_dim).to(q.dtype)
