@@ -26,9 +26,10 @@ def store_kv_ref(k: torch.Tensor, v: torch.Tensor, k_cache: torch.Tensor, v_cach
 
 
 def _gather_blocks(cache: torch.Tensor, block_ids: torch.Tensor) -> torch.Tensor:
-    """``[..., n]`` block ids (``-1`` allowed) to ``[..., n * block_size, num_kv_heads, head_dim]``."""
+    """``[..., n]`` int64 block ids, ``-1`` (absent) clamped to 0 by the caller, to
+    ``[..., n * block_size, num_kv_heads, head_dim]``."""
     num_blocks, block_size, num_kv_heads, head_dim = cache.shape
-    rows = cache.view(num_blocks, -1).index_select(0, block_ids.clamp(min=0).flatten())  # 4x faster than cache[ids]
+    rows = cache.view(num_blocks, -1).index_select(0, block_ids.flatten())  # 4x faster than cache[ids]
     return rows.view(*block_ids.shape[:-1], block_ids.shape[-1] * block_size, num_kv_heads, head_dim)
 
 
@@ -41,7 +42,9 @@ _MAX_DECODE_PLANS = 16
 
 def _decode_plan(block_tables: torch.Tensor, context_lens: torch.Tensor, block_size: int,
                  sliding_window: int | None) -> tuple[torch.Tensor, torch.Tensor]:
-    """Flat physical block ids ``[S * n]`` to gather, and an additive mask ``[S, 1, 1, n * block_size]``."""
+    """Physical block ids ``[S, n]`` to gather, and an additive mask ``[S, 1, 1, n * block_size]``.
+
+    The inputs must not be modified in place after a call: the plan is reused while its entry lives."""
     key = (block_tables.data_ptr(), tuple(block_tables.shape), context_lens.data_ptr(), tuple(context_lens.shape),
            block_size, sliding_window, block_tables.device)
     hit = _DECODE_PLANS.get(key)
@@ -56,7 +59,7 @@ def _decode_plan(block_tables: torch.Tensor, context_lens: torch.Tensor, block_s
     else:
         num_ctx_blocks = int(-(-int(ctx.max()) // block_size))
         logical = torch.arange(num_ctx_blocks, device=ctx.device).expand(num_seqs, -1)
-    block_ids = block_tables.to(torch.long).gather(1, logical).clamp(min=0).flatten()
+    block_ids = block_tables.to(torch.long).gather(1, logical).clamp(min=0)
     positions = (logical[:, :, None] * block_size + torch.arange(block_size, device=ctx.device)).flatten(1)
     valid = positions < ctx[:, None]
     if sliding_window is not None:
@@ -74,12 +77,11 @@ def paged_decode_attention_ref(q: torch.Tensor, k_cache: torch.Tensor, v_cache: 
     """One query token per sequence. ``q`` ``[num_seqs, num_heads, head_dim]`` at position
     ``context_lens - 1``; keys at positions ``[max(0, ctx - window), ctx)``. Returns q's shape."""
     num_seqs, num_heads, head_dim = q.shape
-    num_blocks, block_size, num_kv_heads = k_cache.shape[0], k_cache.shape[1], k_cache.shape[2]
+    block_size, num_kv_heads = k_cache.shape[1], k_cache.shape[2]
     group = num_heads // num_kv_heads
     block_ids, bias = _decode_plan(block_tables, context_lens, block_size, sliding_window)
-    shape = (num_seqs, bias.shape[-1], num_kv_heads, head_dim)
-    keys = k_cache.view(num_blocks, -1).index_select(0, block_ids).view(shape)  # [S, T, KVH, D]
-    values = v_cache.view(num_blocks, -1).index_select(0, block_ids).view(shape)
+    keys = _gather_blocks(k_cache, block_ids)  # [S, T, KVH, D]
+    values = _gather_blocks(v_cache, block_ids)
     qg = q.view(num_seqs, num_kv_heads, group, head_dim).float()
     # Batched matmuls over (seq, KV head) on [S, KVH, T, D] keys: with KVH > 1 an einsum on the
     # strided gather is ~4x slower on the CPU.
@@ -112,7 +114,7 @@ def paged_prefill_attention_ref(q: torch.Tensor, k_cache: torch.Tensor, v_cache:
             continue
         first_key = 0 if sliding_window is None else max(0, ctx - num_new - sliding_window + 1)
         first_block, last_block = first_key // block_size, (ctx - 1) // block_size
-        block_ids = block_tables[i, first_block:last_block + 1].to(torch.long)
+        block_ids = block_tables[i, first_block:last_block + 1].to(torch.long).clamp(min=0)
         keys = _gather_blocks(k_cache, block_ids)  # [T, KVH, D]
         values = _gather_blocks(v_cache, block_ids)
         key_pos = first_block * block_size + torch.arange(keys.shape[0], device=q.device)
