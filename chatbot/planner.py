@@ -228,13 +228,14 @@ class Planner:
         lang = route.lang
         top = route.hits[0].score
         relevant = [h for h in route.hits[:NUM_CANDIDATES] if h.score >= MIN_RELATIVE_SCORE * top]
-        candidates = [h.section for h in route.hits[:max(2, len(relevant))]]
+        # One point per thing the question asks and per relevant section, 2-4, the best-ranked sections
+        # in rank order. The model picks the category, among those of the top sections. Letting it
+        # choose the points, or how many, was measured worse: it always took the shortest list (see README).
+        num_points = min(MAX_POINTS, len(route.hits), max(2, count_asks(question), len(relevant)))
+        candidates = [h.section for h in route.hits[:max(num_points, len(relevant))]]
         titles = [s.title for s in candidates]
-        labels = list(dict.fromkeys(self.kb.category_label(s.category, lang) for s in candidates))
-        # One point per thing the question asks (2-4, at most one per relevant section): the best-ranked
-        # candidates, in rank order. The model picks the category. Letting it choose the points, or
-        # how many, was measured worse: it always took the shortest list (see README).
-        num_points = max(min(2, len(titles)), min(MAX_POINTS, count_asks(question), len(titles)))
+        labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang)
+                                    for h in route.hits[:max(2, len(relevant))]))
         point_lists = [titles[:num_points]]
         schema = {
             "type": "object",

@@ -118,12 +118,13 @@ class _OnednnWeight:
         self.scale = scale.float().contiguous()
         self._unit_scales = torch.ones(q.shape[0])
         self._zero_points = torch.zeros(q.shape[0], dtype=torch.long)
+        self._int8_max = torch.tensor(float(INT8_MAX))  # a tensor operand: a Python number costs a scalar copy
 
     def __call__(self, x: torch.Tensor, input_scale: torch.Tensor | None) -> torch.Tensor:
         """``x @ (q * scale).T`` in fp32, with int8 activations quantized per row (per token)."""
         if input_scale is not None:
             x = x * input_scale
-        step = torch.linalg.vector_norm(x, float("inf"), dim=1, keepdim=True).clamp_min_(1e-30).div_(INT8_MAX)
+        step = torch.linalg.vector_norm(x, float("inf"), dim=1, keepdim=True).clamp_min_(1e-30).div_(self._int8_max)
         qx = torch.div(x, step).round_().to(torch.int8)
         dots = torch.ops.onednn.qlinear_pointwise(qx, 1.0, 0, self.packed, self._unit_scales, self._zero_points,
                                                   None, 1.0, 0, torch.float32, "none", [], "")

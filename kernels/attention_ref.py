@@ -17,12 +17,20 @@ def store_kv_ref(k: torch.Tensor, v: torch.Tensor, k_cache: torch.Tensor, v_cach
                  slot_mapping: torch.Tensor) -> None:
     """Write ``k``/``v`` ``[num_tokens, num_kv_heads, head_dim]`` into flat slots; slots < 0 are skipped."""
     num_kv_heads, head_dim = k_cache.shape[2], k_cache.shape[3]
-    slots = slot_mapping.long()  # index_copy_ needs int64; accept int32 slot mappings too
-    if bool((slots < 0).any()):
-        keep = slots >= 0
-        slots, k, v = slots[keep], k[keep], v[keep]
+    slots, keep = _STEP_CACHE.get((slot_mapping,), (), lambda: _store_plan(slot_mapping))
+    if keep is not None:
+        k, v = k[keep], v[keep]
     k_cache.view(-1, num_kv_heads, head_dim).index_copy_(0, slots, k.to(k_cache.dtype))
     v_cache.view(-1, num_kv_heads, head_dim).index_copy_(0, slots, v.to(v_cache.dtype))
+
+
+def _store_plan(slot_mapping: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """int64 slots to write (index_copy_ needs int64) and the rows to keep, or None when every slot is >= 0."""
+    slots = slot_mapping.long()
+    if bool((slots < 0).any()):
+        keep = slots >= 0
+        return slots[keep], keep
+    return slots, None
 
 
 def _gather_blocks(cache: torch.Tensor, block_ids: torch.Tensor) -> torch.Tensor:
@@ -33,23 +41,34 @@ def _gather_blocks(cache: torch.Tensor, block_ids: torch.Tensor) -> torch.Tensor
     return rows.view(*block_ids.shape[:-1], block_ids.shape[-1] * block_size, num_kv_heads, head_dim)
 
 
-# Decode plans of recent steps: block ids and mask, the same for every layer of a KV group in one step.
-# Keyed by the tensors' storage; an entry holds the tensors themselves, so a key cannot be reused by a
-# new tensor while the entry exists.
-_DECODE_PLANS: dict[tuple, tuple] = {}
-_MAX_DECODE_PLANS = 16
+class _StepCache:
+    """Values derived from one step's metadata tensors, which are the same for every layer of the step
+    (slot checks, decode block ids and masks): computed by the first layer, reused by the others.
+
+    Keyed by the tensors' storage and shape; an entry holds the tensors themselves, so a key cannot be
+    reused by a new tensor while the entry exists. The tensors must not be modified in place after a call.
+    """
+
+    def __init__(self, max_entries: int = 16) -> None:
+        self._entries: dict[tuple, tuple] = {}
+        self._max_entries = max_entries
+
+    def get(self, tensors: tuple[torch.Tensor, ...], extra: tuple, compute):
+        key = tuple((t.data_ptr(), tuple(t.shape), t.device) for t in tensors) + extra
+        hit = self._entries.get(key)
+        if hit is None:
+            if len(self._entries) >= self._max_entries:
+                self._entries.clear()
+            hit = self._entries[key] = (tensors, compute())
+        return hit[1]
+
+
+_STEP_CACHE = _StepCache()
 
 
 def _decode_plan(block_tables: torch.Tensor, context_lens: torch.Tensor, block_size: int,
                  sliding_window: int | None) -> tuple[torch.Tensor, torch.Tensor]:
-    """Physical block ids ``[S, n]`` to gather, and an additive mask ``[S, 1, 1, n * block_size]``.
-
-    The inputs must not be modified in place after a call: the plan is reused while its entry lives."""
-    key = (block_tables.data_ptr(), tuple(block_tables.shape), context_lens.data_ptr(), tuple(context_lens.shape),
-           block_size, sliding_window, block_tables.device)
-    hit = _DECODE_PLANS.get(key)
-    if hit is not None:
-        return hit[2], hit[3]
+    """Physical block ids ``[S, n]`` to gather, and an additive mask ``[S, 1, n * block_size]``."""
     num_seqs, max_blocks = block_tables.shape
     ctx = context_lens.to(torch.long)
     if sliding_window is not None:
@@ -64,11 +83,7 @@ def _decode_plan(block_tables: torch.Tensor, context_lens: torch.Tensor, block_s
     valid = positions < ctx[:, None]
     if sliding_window is not None:
         valid &= positions >= (ctx - sliding_window)[:, None]
-    bias = torch.zeros(valid.shape, device=ctx.device).masked_fill_(~valid, float("-inf"))[:, None, None, :]
-    if len(_DECODE_PLANS) >= _MAX_DECODE_PLANS:
-        _DECODE_PLANS.clear()
-    _DECODE_PLANS[key] = (block_tables, context_lens, block_ids, bias)
-    return block_ids, bias
+    return block_ids, torch.zeros(valid.shape, device=ctx.device).masked_fill_(~valid, float("-inf"))[:, None, :]
 
 
 def paged_decode_attention_ref(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
@@ -79,16 +94,20 @@ def paged_decode_attention_ref(q: torch.Tensor, k_cache: torch.Tensor, v_cache: 
     num_seqs, num_heads, head_dim = q.shape
     block_size, num_kv_heads = k_cache.shape[1], k_cache.shape[2]
     group = num_heads // num_kv_heads
-    block_ids, bias = _decode_plan(block_tables, context_lens, block_size, sliding_window)
+    block_ids, bias = _STEP_CACHE.get((block_tables, context_lens), (block_size, sliding_window),
+                                      lambda: _decode_plan(block_tables, context_lens, block_size, sliding_window))
     keys = _gather_blocks(k_cache, block_ids)  # [S, T, KVH, D]
     values = _gather_blocks(v_cache, block_ids)
-    qg = q.view(num_seqs, num_kv_heads, group, head_dim).float()
-    # Batched matmuls over (seq, KV head) on [S, KVH, T, D] keys: with KVH > 1 an einsum on the
-    # strided gather is ~4x slower on the CPU.
-    scores = torch.matmul(qg, keys.float().permute(0, 2, 1, 3).contiguous().transpose(-1, -2)) * scale + bias
-    probs = torch.softmax(scores, dim=-1)
-    out = torch.matmul(probs, values.float().permute(0, 2, 1, 3))
-    return out.reshape(num_seqs, num_heads, head_dim).to(q.dtype)
+    # Batched matmuls over (seq, KV head) pairs, each [G, D] queries against [T, D] keys: with MQA the
+    # gathered keys are already in that layout (no copy), and the scale and mask ride on baddbmm.
+    num_keys = keys.shape[1]
+    batch = num_seqs * num_kv_heads
+    qb = q.reshape(batch, group, head_dim).float()
+    kb = keys.float().permute(0, 2, 1, 3).reshape(batch, num_keys, head_dim)
+    vb = values.float().permute(0, 2, 1, 3).reshape(batch, num_keys, head_dim)
+    mask = bias.expand(num_seqs, num_kv_heads, num_keys).reshape(batch, 1, num_keys)
+    probs = torch.softmax(torch.baddbmm(mask, qb, kb.transpose(1, 2), alpha=scale), dim=-1)
+    return torch.bmm(probs, vb).view(num_seqs, num_heads, head_dim).to(q.dtype)
 
 
 def paged_prefill_attention_ref(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,

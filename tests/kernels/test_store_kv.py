@@ -56,3 +56,17 @@ def test_rejects_bad_arguments():
         store_kv(k[:, :1], k[:, :1], cache, cache.clone(), slots)
     with pytest.raises(ValueError, match="slot_mapping"):
         store_kv(k, k, cache, cache.clone(), slots[:1])
+
+
+def test_reference_reads_every_new_slot_mapping():
+    """The reference caches its per-step slot checks by tensor; each step's new mapping must still be read."""
+    block_size = 4
+    k_cache = torch.zeros(NUM_BLOCKS, block_size, 1, HEAD_DIM)
+    v_cache = torch.zeros_like(k_cache)
+    for step, slots in enumerate(([0, -1, 5], [3, 4, -1], [-1, 2, 1], [6, 7, 8])):
+        k = torch.full((3, 1, HEAD_DIM), float(step + 1))
+        store_kv_ref(k, -k, k_cache, v_cache, torch.tensor(slots))
+        for slot in slots:
+            if slot >= 0:
+                assert k_cache.view(-1, HEAD_DIM)[slot].eq(step + 1).all()
+                assert v_cache.view(-1, HEAD_DIM)[slot].eq(-(step + 1)).all()
