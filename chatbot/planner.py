@@ -17,7 +17,7 @@ from chatbot import prompts
 from chatbot.guard import cap_length, ground_numbers
 from chatbot.knowledge import KnowledgeBase, Section, detect_lang, tokenize
 from chatbot.pruning import prune_message
-from chatbot.router import Route, RuleRouter, count_asks
+from chatbot.router import OUT_OF_SCOPE_SECTION, Route, RuleRouter, count_asks
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
@@ -226,16 +226,17 @@ class Planner:
     async def _outline(self, question: str, route: Route, usage: _Usage) -> tuple[str, list[Section], list[int]]:
         """Generate the outline JSON under the schema; returns category, point sections and the shared prefix ids."""
         lang = route.lang
-        top = route.hits[0].score
-        relevant = [h for h in route.hits[:NUM_CANDIDATES] if h.score >= MIN_RELATIVE_SCORE * top]
+        hits = [h for h in route.hits if h.section.id != OUT_OF_SCOPE_SECTION]  # describes the assistant, not a policy
+        top = hits[0].score
+        relevant = [h for h in hits[:NUM_CANDIDATES] if h.score >= MIN_RELATIVE_SCORE * top]
         # One point per thing the question asks and per relevant section, 2-4, the best-ranked sections
         # in rank order. The model picks the category, among those of the top sections. Letting it
         # choose the points, or how many, was measured worse: it always took the shortest list (see README).
-        num_points = min(MAX_POINTS, len(route.hits), max(2, count_asks(question), len(relevant)))
-        candidates = [h.section for h in route.hits[:max(num_points, len(relevant))]]
+        num_points = min(MAX_POINTS, len(hits), max(2, count_asks(question), len(relevant)))
+        candidates = [h.section for h in hits[:max(num_points, len(relevant))]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang)
-                                    for h in route.hits[:max(2, len(relevant))]))
+                                    for h in hits[:max(2, len(relevant))]))
         point_lists = [titles[:num_points]]
         schema = {
             "type": "object",
