@@ -24,13 +24,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     SUPPORTDESK_DATA_DIR=/var/lib/supportdesk
 
 # python:3.11-slim has Python 3.11; the CUDA images (Ubuntu 22.04) get it from Ubuntu's universe, at the
-# version that base ships (pinning one would break the other bases).
+# version that base ships (pinning one would break the other bases). g++ builds the CPU attention kernel
+# (kernels/csrc), once, when `supportdesk convert` below first loads the engine.
 # hadolint ignore=DL3008
-RUN if ! command -v python3.11 >/dev/null; then \
-        apt-get update \
-        && apt-get install -y --no-install-recommends python3.11 python3.11-venv \
-        && rm -rf /var/lib/apt/lists/*; \
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends g++ \
+    && if ! command -v python3.11 >/dev/null; then \
+        apt-get install -y --no-install-recommends python3.11 python3.11-venv python3.11-dev; \
     fi \
+    && rm -rf /var/lib/apt/lists/* \
     && python3.11 -m venv /opt/venv \
     && groupadd --gid 10001 app \
     && useradd --create-home --uid 10001 --gid 10001 --shell /usr/sbin/nologin app \

@@ -1,4 +1,4 @@
-"""Picks the kernel implementations: Triton on CUDA, the PyTorch references on the CPU."""
+"""Picks the kernel implementations: Triton on CUDA; on the CPU the C++ decode attention and PyTorch references."""
 from __future__ import annotations
 
 from typing import Callable, NamedTuple
@@ -31,8 +31,18 @@ def triton_ops() -> KernelOps:
     return KernelOps(store_kv, paged_decode_attention, paged_prefill_attention, rms_norm)
 
 
+def cpu_ops() -> KernelOps:
+    """The PyTorch references with the C++ paged decode attention, where it builds (see its module)."""
+    from kernels import paged_decode_attention_cpu
+
+    if paged_decode_attention_cpu.load() is None:
+        return TORCH_OPS
+    return TORCH_OPS._replace(paged_decode_attention=paged_decode_attention_cpu.paged_decode_attention_cpu)
+
+
 def select_ops(device: torch.device, backend: str = "auto") -> KernelOps:
-    """Triton on CUDA when it imports, the PyTorch references otherwise; ``backend`` forces one."""
+    """Triton on CUDA when it imports, `cpu_ops` on the CPU, else the PyTorch references; ``backend``
+    forces one (``torch``: the references only)."""
     if backend == "triton":
         return triton_ops()
     if backend == "auto" and device.type == "cuda":
@@ -40,4 +50,6 @@ def select_ops(device: torch.device, backend: str = "auto") -> KernelOps:
             return triton_ops()
         except ImportError:
             return TORCH_OPS
+    if backend == "auto" and device.type == "cpu":
+        return cpu_ops()
     return TORCH_OPS

@@ -1,0 +1,110 @@
+// Paged decode attention for the CPU: one query token per sequence, read straight from the paged KV cache.
+//
+// The PyTorch reference gathers each sequence's blocks into a new tensor, converts it to fp32 and then
+// multiplies: three passes over the keys and values. This kernel reads every key and value once, in place,
+// converts on the fly and keeps the scores of one (sequence, KV head) pair in a small buffer. Each pair is
+// one task, computed in a fixed order, so a sequence's result never depends on the rest of the batch.
+//
+// q [S, H, D] fp32; k_cache/v_cache [num_blocks, block_size, KVH, D] fp32 or bf16; block_tables [S, max_blocks]
+// int32 (-1 = absent); context_lens [S] int32; keys at positions [max(0, ctx - window), ctx) (window <= 0: all).
+#include <torch/extension.h>
+#include <ATen/Parallel.h>
+#include <c10/util/BFloat16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace {
+
+template <typename KV>
+void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t* block_tables,
+            const int32_t* context_lens, float* out, int64_t num_seqs, int64_t num_heads, int64_t num_kv_heads,
+            int64_t head_dim, int64_t block_size, int64_t max_blocks, float scale, int64_t window) {
+  const int64_t group = num_heads / num_kv_heads;
+  const int64_t D = head_dim;
+  at::parallel_for(0, num_seqs * num_kv_heads, 1, [&](int64_t begin, int64_t end) {
+    std::vector<float> scores, acc(group * D), row(D);
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t seq = task / num_kv_heads, kv_head = task % num_kv_heads;
+      const int64_t ctx = context_lens[seq];
+      const int64_t first = window > 0 ? std::max<int64_t>(0, ctx - window) : 0;
+      const int64_t n = ctx - first;
+      const float* qs = q + (seq * num_heads + kv_head * group) * D;
+      const int32_t* table = block_tables + seq * max_blocks;
+      auto slot = [&](const KV* cache, int64_t pos) {
+        return cache + ((table[pos / block_size] * block_size + pos % block_size) * num_kv_heads + kv_head) * D;
+      };
+      scores.assign(group * n, 0.f);
+      for (int64_t t = 0; t < n; ++t) {
+        const KV* k = slot(k_cache, first + t);
+#pragma omp simd
+        for (int64_t d = 0; d < D; ++d) row[d] = static_cast<float>(k[d]);
+        for (int64_t g = 0; g < group; ++g) {
+          const float* qg = qs + g * D;
+          float dot = 0.f;
+#pragma omp simd reduction(+ : dot)
+          for (int64_t d = 0; d < D; ++d) dot += qg[d] * row[d];
+          scores[g * n + t] = dot * scale;
+        }
+      }
+      for (int64_t g = 0; g < group; ++g) {
+        float* s = scores.data() + g * n;
+        float max_score = -INFINITY, sum = 0.f;
+        for (int64_t t = 0; t < n; ++t) max_score = std::max(max_score, s[t]);
+        for (int64_t t = 0; t < n; ++t) {
+          s[t] = std::exp(s[t] - max_score);
+          sum += s[t];
+        }
+        const float inv = 1.f / sum;
+        for (int64_t t = 0; t < n; ++t) s[t] *= inv;
+      }
+      std::fill(acc.begin(), acc.end(), 0.f);
+      for (int64_t t = 0; t < n; ++t) {
+        const KV* v = slot(v_cache, first + t);
+#pragma omp simd
+        for (int64_t d = 0; d < D; ++d) row[d] = static_cast<float>(v[d]);
+        for (int64_t g = 0; g < group; ++g) {
+          const float p = scores[g * n + t];
+          float* a = acc.data() + g * D;
+#pragma omp simd
+          for (int64_t d = 0; d < D; ++d) a[d] += p * row[d];
+        }
+      }
+      std::copy(acc.begin(), acc.end(), out + (seq * num_heads + kv_head * group) * D);
+    }
+  });
+}
+
+}  // namespace
+
+torch::Tensor paged_decode_attention(torch::Tensor q, torch::Tensor k_cache, torch::Tensor v_cache,
+                                     torch::Tensor block_tables, torch::Tensor context_lens, double scale,
+                                     int64_t window) {
+  TORCH_CHECK(q.dim() == 3 && q.scalar_type() == torch::kFloat && q.is_contiguous(), "q must be contiguous fp32 [S, H, D]");
+  TORCH_CHECK(k_cache.dim() == 4 && k_cache.is_contiguous() && v_cache.is_contiguous(), "caches must be contiguous 4-D");
+  TORCH_CHECK(k_cache.scalar_type() == v_cache.scalar_type(), "k_cache and v_cache dtypes differ");
+  TORCH_CHECK(block_tables.scalar_type() == torch::kInt && context_lens.scalar_type() == torch::kInt,
+              "block_tables and context_lens must be int32");
+  auto tables = block_tables.contiguous();
+  auto lens = context_lens.contiguous();
+  auto out = torch::empty_like(q);
+  const int64_t num_seqs = q.size(0), num_heads = q.size(1), head_dim = q.size(2);
+  const int64_t block_size = k_cache.size(1), num_kv_heads = k_cache.size(2), max_blocks = tables.size(1);
+  TORCH_CHECK(k_cache.size(3) == head_dim && num_heads % num_kv_heads == 0, "head layout mismatch");
+  if (k_cache.scalar_type() == torch::kBFloat16) {
+    attend(q.data_ptr<float>(), k_cache.data_ptr<at::BFloat16>(), v_cache.data_ptr<at::BFloat16>(),
+           tables.data_ptr<int32_t>(), lens.data_ptr<int32_t>(), out.data_ptr<float>(), num_seqs, num_heads,
+           num_kv_heads, head_dim, block_size, max_blocks, static_cast<float>(scale), window);
+  } else {
+    TORCH_CHECK(k_cache.scalar_type() == torch::kFloat, "caches must be fp32 or bf16");
+    attend(q.data_ptr<float>(), k_cache.data_ptr<float>(), v_cache.data_ptr<float>(), tables.data_ptr<int32_t>(),
+           lens.data_ptr<int32_t>(), out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads, head_dim,
+           block_size, max_blocks, static_cast<float>(scale), window);
+  }
+  return out;
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("paged_decode_attention", &paged_decode_attention, "Paged decode attention (CPU)");
+}

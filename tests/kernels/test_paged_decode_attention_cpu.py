@@ -1,0 +1,65 @@
+"""The C++ CPU paged decode attention against its PyTorch reference and against dense attention."""
+import itertools
+
+import pytest
+import torch
+
+from kernels import paged_decode_attention_cpu as cpu_kernel
+from kernels.attention_ref import paged_decode_attention_ref
+from tests.kernels.kernel_cases import HEAD_LAYOUT_IDS, HEAD_LAYOUTS, assert_close, make_paged_kv, naive_attention
+
+HEAD_DIM = 48
+SCALE = HEAD_DIM ** -0.5
+CONTEXT_LENS = [1, 17, 70, 129, 200]
+
+pytestmark = pytest.mark.skipif(cpu_kernel.load() is None, reason="no C++ compiler to build the CPU kernel")
+
+
+def _case(layout, block_size, dtype, window, context_lens=CONTEXT_LENS, seed=0):
+    num_heads, num_kv_heads = layout
+    first_needed = None if window is None else [max(0, n - window) for n in context_lens]
+    kv = make_paged_kv(context_lens, num_kv_heads, HEAD_DIM, block_size, dtype, first_needed, seed)
+    q = torch.randn((len(context_lens), num_heads, HEAD_DIM), generator=torch.Generator().manual_seed(seed + 1))
+    return q, kv.k_cache.cpu(), kv.v_cache.cpu(), kv.block_tables.cpu(), kv.context_lens.cpu(), kv
+
+
+@pytest.mark.parametrize("layout, block_size, dtype, window", [
+    pytest.param(layout, bs, dtype, window, id=f"{name}-bs{bs}-{str(dtype)[6:]}-{window or 'full'}")
+    for (layout, name), bs, dtype, window in itertools.product(
+        zip(HEAD_LAYOUTS, HEAD_LAYOUT_IDS), (16, 32), (torch.float32, torch.bfloat16), (None, 10, 64))])
+def test_matches_reference(layout, block_size, dtype, window):
+    q, k_cache, v_cache, tables, lens, _ = _case(layout, block_size, dtype, window)
+    args = (q, k_cache, v_cache, tables, lens, SCALE, window)
+    assert_close(cpu_kernel.paged_decode_attention_cpu(*args), paged_decode_attention_ref(*args), torch.float32)
+
+
+@pytest.mark.parametrize("window", [None, 37])
+def test_matches_dense_attention(window):
+    q, k_cache, v_cache, tables, lens, kv = _case((4, 1), 16, torch.float32, window, seed=3)
+    out = cpu_kernel.paged_decode_attention_cpu(q, k_cache, v_cache, tables, lens, SCALE, window)
+    for i, ctx in enumerate(CONTEXT_LENS):
+        expected = naive_attention(q[i:i + 1], kv.keys[i], kv.values[i], torch.tensor([ctx - 1]), SCALE, window)
+        assert_close(out[i:i + 1], expected, torch.float32)
+
+
+def test_a_sequence_gets_the_same_bits_alone_or_in_a_batch():
+    q, k_cache, v_cache, tables, lens, _ = _case((4, 1), 16, torch.bfloat16, 64, seed=5)
+    batched = cpu_kernel.paged_decode_attention_cpu(q, k_cache, v_cache, tables, lens, SCALE, 64)
+    for i in range(len(CONTEXT_LENS)):
+        alone = cpu_kernel.paged_decode_attention_cpu(q[i:i + 1], k_cache, v_cache, tables[i:i + 1], lens[i:i + 1],
+                                                      SCALE, 64)
+        assert torch.equal(alone, batched[i:i + 1])
+
+
+def test_inputs_the_kernel_does_not_take_go_to_the_reference():
+    q, k_cache, v_cache, tables, lens, _ = _case((4, 2), 16, torch.float16, None)
+    args = (q, k_cache, v_cache, tables, lens, SCALE, None)
+    assert torch.equal(cpu_kernel.paged_decode_attention_cpu(*args), paged_decode_attention_ref(*args))
+
+
+def test_engine_selects_the_kernel_on_the_cpu():
+    from engine.layers.ops import TORCH_OPS, select_ops
+
+    ops = select_ops(torch.device("cpu"))
+    assert ops.paged_decode_attention is cpu_kernel.paged_decode_attention_cpu
+    assert select_ops(torch.device("cpu"), "torch") is TORCH_OPS
