@@ -100,6 +100,14 @@ def _return_freed_heap() -> None:
 
 
 @cache
+def _cpu_kernels():
+    """`kernels.cpu_extension`'s module, or None where it does not build."""
+    from kernels import cpu_extension
+
+    return cpu_extension.load()
+
+
+@cache
 def onednn_int8_available() -> bool:
     """Whether this PyTorch build has oneDNN's int8 linear (x86 builds do; others run the reference)."""
     return torch.backends.mkldnn.is_available() and hasattr(torch.ops.onednn, "qlinear_pointwise")
@@ -120,15 +128,27 @@ class _OnednnWeight:
         self._zero_points = torch.zeros(q.shape[0], dtype=torch.long)
         self._int8_max = torch.tensor(float(INT8_MAX))  # a tensor operand: a Python number costs a scalar copy
 
-    def __call__(self, x: torch.Tensor, input_scale: torch.Tensor | None) -> torch.Tensor:
-        """``x @ (q * scale).T`` in fp32, with int8 activations quantized per row (per token)."""
+    def __call__(self, x: torch.Tensor, input_scale: torch.Tensor | None,
+                 bias: torch.Tensor | None = None) -> torch.Tensor:
+        """``x @ (q * scale).T (+ bias)`` in fp32, with int8 activations quantized per row (per token).
+
+        The quantization and the scaling run as one C++ pass each where `kernels.cpu_extension` builds
+        (the same bits as the PyTorch ops below, in a sixth of the dispatches)."""
+        kernels = _cpu_kernels()
+        if kernels is not None and x.is_contiguous():
+            qx, step = kernels.quantize_rows(x, input_scale)
+            return kernels.scale_rows_(self._int8_linear(qx), self.scale, step, bias)
         if input_scale is not None:
             x = x * input_scale
         step = torch.linalg.vector_norm(x, float("inf"), dim=1, keepdim=True).clamp_min_(1e-30).div_(self._int8_max)
         qx = torch.div(x, step).round_().to(torch.int8)
-        dots = torch.ops.onednn.qlinear_pointwise(qx, 1.0, 0, self.packed, self._unit_scales, self._zero_points,
+        y = self._int8_linear(qx).mul_(self.scale).mul_(step)
+        return y if bias is None else y.add_(bias)
+
+    def _int8_linear(self, qx: torch.Tensor) -> torch.Tensor:
+        """oneDNN's exact integer dot products of int8 rows with the weight, as fp32."""
+        return torch.ops.onednn.qlinear_pointwise(qx, 1.0, 0, self.packed, self._unit_scales, self._zero_points,
                                                   None, 1.0, 0, torch.float32, "none", [], "")
-        return dots.mul_(self.scale).mul_(step)
 
 
 class Int8Linear(nn.Module):
@@ -204,12 +224,10 @@ class Int8Linear(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self._packed is not None and x.dim() == 2 and x.dtype == torch.float32:  # the engine's flat batch
-            y = self._packed(x, self.input_scale)
-            return y if self.bias is None else y.add_(self.bias)
+            return self._packed(x, self.input_scale, self.bias)
         lead, x2 = x.shape[:-1], x.reshape(-1, self.in_features)
         if self._packed is not None:
-            y = self._packed(x2.float(), self.input_scale)
-            y = (y if self.bias is None else y + self.bias).to(x.dtype)
+            y = self._packed(x2.float().contiguous(), self.input_scale, self.bias).to(x.dtype)
             return y.reshape(*lead, self.out_features)
         if self.input_scale is not None:  # the weight holds W * s: the weight-only paths divide x by s
             x2 = x2 * self.input_scale.to(x2.dtype)

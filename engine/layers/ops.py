@@ -32,12 +32,13 @@ def triton_ops() -> KernelOps:
 
 
 def cpu_ops() -> KernelOps:
-    """The PyTorch references with the C++ paged decode attention, where it builds (see its module)."""
-    from kernels import paged_decode_attention_cpu
+    """The PyTorch references with the C++ paged decode attention, where it builds (`kernels.cpu_extension`)."""
+    from kernels import cpu_extension
+    from kernels.paged_decode_attention_cpu import paged_decode_attention_cpu
 
-    if paged_decode_attention_cpu.load() is None:
+    if cpu_extension.load() is None:
         return TORCH_OPS
-    return TORCH_OPS._replace(paged_decode_attention=paged_decode_attention_cpu.paged_decode_attention_cpu)
+    return TORCH_OPS._replace(paged_decode_attention=paged_decode_attention_cpu)
 
 
 def select_ops(device: torch.device, backend: str = "auto") -> KernelOps:

@@ -7,7 +7,8 @@
 //
 // q [S, H, D] fp32; k_cache/v_cache [num_blocks, block_size, KVH, D] fp32 or bf16; block_tables [S, max_blocks]
 // int32 (-1 = absent); context_lens [S] int32; keys at positions [max(0, ctx - window), ctx) (window <= 0: all).
-#include <torch/extension.h>
+#include "cpu_kernels.h"
+
 #include <ATen/Parallel.h>
 #include <c10/util/BFloat16.h>
 
@@ -103,8 +104,4 @@ torch::Tensor paged_decode_attention(torch::Tensor q, torch::Tensor k_cache, tor
            block_size, max_blocks, static_cast<float>(scale), window);
   }
   return out;
-}
-
-PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
-  m.def("paged_decode_attention", &paged_decode_attention, "Paged decode attention (CPU)");
 }

@@ -206,3 +206,20 @@ def test_a_cpu_build_without_onednn_int8_keeps_the_reference_matmul(monkeypatch)
     assert not layer.is_prepared and layer.weight is not None
     x = torch.randn(3, 16)
     torch.testing.assert_close(layer(x), x @ dequantize_per_channel(q, scale).t())
+
+
+@pytest.mark.parametrize("smoothed, bias", [(False, False), (True, False), (True, True)])
+def test_cpp_quantization_gives_the_same_bits_as_the_pytorch_ops(monkeypatch, smoothed, bias):
+    """`kernels.cpu_extension`'s one-pass quantization and scaling against the PyTorch ops they replace."""
+    if quant._cpu_kernels() is None:
+        pytest.skip("no C++ compiler to build the CPU kernels")
+    torch.manual_seed(3)
+    q, scale = quantize_per_channel(torch.randn(80, 48))
+    layer = Int8Linear.from_int8(q, scale, bias=torch.randn(80) if bias else None).prepare()
+    if smoothed:
+        layer.input_scale = torch.rand(48) + 0.5
+    x = torch.randn(8, 48) * torch.tensor([1e-4, 1.0, 7.0, 300.0, 0.5, 2.0, 3.0, 1.0])[:, None]
+    x[7] = 0.0  # an all-zero row: step clamped, every q 0
+    fast = layer(x)
+    monkeypatch.setattr(quant, "_cpu_kernels", lambda: None)
+    assert torch.equal(fast, layer(x))

@@ -4,6 +4,7 @@ import itertools
 import pytest
 import torch
 
+from kernels import cpu_extension
 from kernels import paged_decode_attention_cpu as cpu_kernel
 from kernels.attention_ref import paged_decode_attention_ref
 from tests.kernels.kernel_cases import HEAD_LAYOUT_IDS, HEAD_LAYOUTS, assert_close, make_paged_kv, naive_attention
@@ -12,7 +13,7 @@ HEAD_DIM = 48
 SCALE = HEAD_DIM ** -0.5
 CONTEXT_LENS = [1, 17, 70, 129, 200]
 
-pytestmark = pytest.mark.skipif(cpu_kernel.load() is None, reason="no C++ compiler to build the CPU kernel")
+pytestmark = pytest.mark.skipif(cpu_extension.load() is None, reason="no C++ compiler to build the CPU kernel")
 
 
 def _case(layout, block_size, dtype, window, context_lens=CONTEXT_LENS, seed=0):

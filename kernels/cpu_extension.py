@@ -1,0 +1,46 @@
+"""The C++ CPU kernels (``csrc/``), built into one extension module on first use by PyTorch's extension builder.
+
+They replace PyTorch ops where the engine's CPU step spends its time outside the int8 matmuls: paged decode
+attention (`paged_decode_attention_cpu`) and the per-token int8 quantization around oneDNN's int8 linear
+(`engine.quant`). The module is compiled with the machine's own instruction set, keyed by the CPU's model
+and flags, into PyTorch's extension cache (about 25 s, once). Where it cannot be built (no g++, a non-x86
+machine) `load` returns None after one warning and callers keep the PyTorch ops.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import platform
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+SOURCES = sorted(str(p) for p in (Path(__file__).with_name("csrc")).glob("*.cpp"))
+# No FMA contraction: the quantization must be the same bits as its PyTorch form.
+CFLAGS = ["-O3", "-march=native", "-fopenmp", "-ffp-contract=off"]
+log = logging.getLogger(__name__)
+
+
+def _cpu_fingerprint() -> str:
+    """Short hash of the CPU model and flags: a build made with ``-march=native`` only runs where it was made."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text().splitlines()
+        info = "\n".join(sorted({line for line in lines if line.startswith(("model name", "flags"))}))
+    except OSError:
+        info = platform.processor() or platform.machine()
+    return hashlib.sha256(info.encode()).hexdigest()[:10]
+
+
+@cache
+def load() -> ModuleType | None:
+    """The compiled module, building it on first use; None (with a warning) where it cannot be built."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return None
+    try:
+        from torch.utils.cpp_extension import load as load_extension
+
+        return load_extension(name=f"supportdesk_cpu_kernels_{_cpu_fingerprint()}", sources=SOURCES,
+                              extra_cflags=CFLAGS, extra_ldflags=["-fopenmp"])
+    except (OSError, RuntimeError, ImportError, SystemExit) as error:  # no compiler, no ninja, a failed build
+        log.warning("C++ CPU kernels unavailable (%s); using PyTorch ops", str(error).splitlines()[0])
+        return None
