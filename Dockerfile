@@ -24,7 +24,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     SUPPORTDESK_DATA_DIR=/var/lib/supportdesk
 
 # python:3.11-slim has Python 3.11; the CUDA images (Ubuntu 22.04) get it from Ubuntu's universe, at the
-# version that base ships (pinning one would break the other bases). g++ builds the CPU attention kernel
+# version that base ships (pinning one would break the other bases). g++ builds the C++ CPU kernels
 # (kernels/csrc), once, when `supportdesk convert` below first loads the engine.
 # hadolint ignore=DL3008
 RUN apt-get update \

@@ -3,8 +3,8 @@
 They replace PyTorch ops where the engine's CPU step spends its time outside the int8 matmuls: paged decode
 attention (`paged_decode_attention_cpu`) and the per-token int8 quantization around oneDNN's int8 linear
 (`engine.quant`). The module is compiled with the machine's own instruction set, keyed by the CPU's model
-and flags, into PyTorch's extension cache (about 25 s, once). Where it cannot be built (no g++, a non-x86
-machine) `load` returns None after one warning and callers keep the PyTorch ops.
+and flags, into PyTorch's extension cache (about 30 s on two cores, once). Where it cannot be built (no
+g++, a non-x86 machine) `load` returns None after one warning and callers keep the PyTorch ops.
 """
 from __future__ import annotations
 

@@ -1,14 +1,19 @@
-// The CPU kernels built into one extension module (see kernels/cpu_extension.py).
+// The CPU kernels built into one extension module (see kernels/cpu_extension.py). Only bindings.cpp
+// includes <torch/extension.h>; the kernels use ATen's per-operator headers, which compile ~6x faster.
 #pragma once
-#include <torch/extension.h>
+#include <ATen/Parallel.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
 
+#include <optional>
 #include <vector>
 
-torch::Tensor paged_decode_attention(torch::Tensor q, torch::Tensor k_cache, torch::Tensor v_cache,
-                                     torch::Tensor block_tables, torch::Tensor context_lens, double scale,
-                                     int64_t window);
+at::Tensor paged_decode_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
+                                  at::Tensor context_lens, double scale, int64_t window);
 
-std::vector<torch::Tensor> quantize_rows(const torch::Tensor& x, const c10::optional<torch::Tensor>& input_scale);
+std::vector<at::Tensor> quantize_rows(const at::Tensor& x, const std::optional<at::Tensor>& input_scale);
 
-torch::Tensor scale_rows_(torch::Tensor out, const torch::Tensor& col_scale, const torch::Tensor& row_step,
-                          const c10::optional<torch::Tensor>& bias);
+at::Tensor scale_rows_(at::Tensor out, const at::Tensor& col_scale, const at::Tensor& row_step,
+                       const std::optional<at::Tensor>& bias);
+

@@ -5,8 +5,6 @@
 // the same bits. Rows are independent: a row's result never depends on the rest of the batch.
 #include "cpu_kernels.h"
 
-#include <ATen/Parallel.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -16,18 +14,18 @@ constexpr float kMinAbsMax = 1e-30f;
 constexpr int64_t kRowsPerTask = 16;
 }  // namespace
 
-std::vector<torch::Tensor> quantize_rows(const torch::Tensor& x, const c10::optional<torch::Tensor>& input_scale) {
-  TORCH_CHECK(x.dim() == 2 && x.scalar_type() == torch::kFloat && x.is_contiguous(), "x must be contiguous fp32 [R, K]");
+std::vector<at::Tensor> quantize_rows(const at::Tensor& x, const std::optional<at::Tensor>& input_scale) {
+  TORCH_CHECK(x.dim() == 2 && x.scalar_type() == at::kFloat && x.is_contiguous(), "x must be contiguous fp32 [R, K]");
   const int64_t rows = x.size(0), cols = x.size(1);
   const float* scale = nullptr;
-  torch::Tensor scale_tensor;
+  at::Tensor scale_tensor;
   if (input_scale.has_value()) {
     scale_tensor = input_scale->contiguous();
-    TORCH_CHECK(scale_tensor.scalar_type() == torch::kFloat && scale_tensor.numel() == cols, "input_scale must be fp32 [K]");
+    TORCH_CHECK(scale_tensor.scalar_type() == at::kFloat && scale_tensor.numel() == cols, "input_scale must be fp32 [K]");
     scale = scale_tensor.data_ptr<float>();
   }
-  auto q = torch::empty({rows, cols}, x.options().dtype(torch::kChar));
-  auto step = torch::empty({rows, 1}, x.options());
+  auto q = at::empty({rows, cols}, x.options().dtype(at::kChar));
+  auto step = at::empty({rows, 1}, x.options());
   const float* in = x.data_ptr<float>();
   int8_t* out = q.data_ptr<int8_t>();
   float* steps = step.data_ptr<float>();
@@ -49,17 +47,17 @@ std::vector<torch::Tensor> quantize_rows(const torch::Tensor& x, const c10::opti
   return {q, step};
 }
 
-torch::Tensor scale_rows_(torch::Tensor out, const torch::Tensor& col_scale, const torch::Tensor& row_step,
-                          const c10::optional<torch::Tensor>& bias) {
-  TORCH_CHECK(out.dim() == 2 && out.scalar_type() == torch::kFloat && out.is_contiguous(), "out must be contiguous fp32");
+at::Tensor scale_rows_(at::Tensor out, const at::Tensor& col_scale, const at::Tensor& row_step,
+                          const std::optional<at::Tensor>& bias) {
+  TORCH_CHECK(out.dim() == 2 && out.scalar_type() == at::kFloat && out.is_contiguous(), "out must be contiguous fp32");
   const int64_t rows = out.size(0), cols = out.size(1);
   auto cs = col_scale.contiguous();
   auto rs = row_step.contiguous();
   TORCH_CHECK(cs.numel() == cols && rs.numel() == rows, "scale shapes do not match the output");
-  torch::Tensor b;
+  at::Tensor b;
   if (bias.has_value()) {
     b = bias->contiguous();
-    TORCH_CHECK(b.scalar_type() == torch::kFloat && b.numel() == cols, "bias must be fp32 [N]");
+    TORCH_CHECK(b.scalar_type() == at::kFloat && b.numel() == cols, "bias must be fp32 [N]");
   }
   float* o = out.data_ptr<float>();
   const float* c = cs.data_ptr<float>();
