@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import platform
+import time
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -18,6 +19,7 @@ from types import ModuleType
 SOURCES = sorted(str(p) for p in (Path(__file__).with_name("csrc")).glob("*.cpp"))
 # No FMA contraction: the quantization must be the same bits as its PyTorch form.
 CFLAGS = ["-O3", "-march=native", "-fopenmp", "-ffp-contract=off"]
+STALE_LOCK_S = 600  # a cold build takes about 30 s; a lock this old belongs to no live build
 log = logging.getLogger(__name__)
 
 
@@ -31,16 +33,32 @@ def _cpu_fingerprint() -> str:
     return hashlib.sha256(info.encode()).hexdigest()[:10]
 
 
+def _clear_stale_lock(build_dir: Path) -> None:
+    """Remove a build lock left by a process killed mid-build: PyTorch would wait on it forever."""
+    lock = build_dir / "lock"
+    try:
+        if time.time() - lock.stat().st_mtime > STALE_LOCK_S:
+            log.warning("removing a stale build lock %s", lock)
+            lock.unlink()
+    except FileNotFoundError:
+        pass
+
+
 @cache
 def load() -> ModuleType | None:
     """The compiled module, building it on first use; None (with a warning) where it cannot be built."""
     if platform.machine() not in ("x86_64", "AMD64"):
         return None
     try:
+        from torch.utils.cpp_extension import get_default_build_root
         from torch.utils.cpp_extension import load as load_extension
 
-        return load_extension(name=f"supportdesk_cpu_kernels_{_cpu_fingerprint()}", sources=SOURCES,
-                              extra_cflags=CFLAGS, extra_ldflags=["-fopenmp"])
+        name = f"supportdesk_cpu_kernels_{_cpu_fingerprint()}"
+        build_dir = Path(get_default_build_root()) / name  # TORCH_EXTENSIONS_DIR, or ~/.cache/torch_extensions
+        build_dir.mkdir(parents=True, exist_ok=True)
+        _clear_stale_lock(build_dir)
+        return load_extension(name=name, sources=SOURCES, extra_cflags=CFLAGS, extra_ldflags=["-fopenmp"],
+                              build_directory=str(build_dir))
     except (OSError, RuntimeError, ImportError, SystemExit) as error:  # no compiler, no ninja, a failed build
         log.warning("C++ CPU kernels unavailable (%s); using PyTorch ops", str(error).splitlines()[0])
         return None
