@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import platform
 import time
 from functools import cache
@@ -54,7 +55,7 @@ def load() -> ModuleType | None:
         from torch.utils.cpp_extension import load as load_extension
 
         name = f"supportdesk_cpu_kernels_{_cpu_fingerprint()}"
-        build_dir = Path(get_default_build_root()) / name  # TORCH_EXTENSIONS_DIR, or ~/.cache/torch_extensions
+        build_dir = Path(os.environ.get("TORCH_EXTENSIONS_DIR") or get_default_build_root()) / name
         build_dir.mkdir(parents=True, exist_ok=True)
         _clear_stale_lock(build_dir)
         return load_extension(name=name, sources=SOURCES, extra_cflags=CFLAGS, extra_ldflags=["-fopenmp"],

@@ -1,13 +1,16 @@
 """RoPE against transformers' rotate-half implementation on the same angles."""
 import pytest
 import torch
-from transformers.models.gemma3.modeling_gemma3 import apply_rotary_pos_emb
 
 from engine.layers.rotary import apply_rope, rope_cos_sin
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_apply_rope_matches_transformers(dtype):
+    # Imported here, not at collection: it imports triton, which must come after tests/kernels' conftest
+    # has set TRITON_INTERPRET.
+    from transformers.models.gemma3.modeling_gemma3 import apply_rotary_pos_emb
+
     torch.manual_seed(0)
     num_tokens, num_heads, head_dim, base = 7, 4, 64, 10_000.0
     positions = torch.tensor([0, 1, 2, 5, 100, 511, 4096])
