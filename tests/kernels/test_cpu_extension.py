@@ -21,3 +21,17 @@ def test_the_build_is_keyed_by_the_cpu():
     fingerprint = cpu_extension._cpu_fingerprint()
     assert len(fingerprint) == 10 and fingerprint == cpu_extension._cpu_fingerprint()
     assert all(path.endswith(".cpp") for path in cpu_extension.SOURCES) and len(cpu_extension.SOURCES) >= 3
+
+
+def test_without_a_compiler_the_engine_keeps_the_pytorch_ops(monkeypatch):
+    import torch
+
+    from engine.layers.ops import TORCH_OPS, select_ops
+    from kernels.attention_ref import paged_decode_attention_ref
+    from kernels.paged_decode_attention_cpu import paged_decode_attention_cpu
+
+    monkeypatch.setattr(cpu_extension, "load", lambda: None)
+    assert select_ops(torch.device("cpu")) is TORCH_OPS
+    q, cache = torch.randn(1, 4, 8), torch.randn(2, 4, 1, 8)
+    args = (q, cache, cache, torch.tensor([[0, 1]], dtype=torch.int32), torch.tensor([6], dtype=torch.int32), 0.3)
+    assert torch.equal(paged_decode_attention_cpu(*args), paged_decode_attention_ref(*args))
