@@ -23,6 +23,8 @@ from typing import Any, Callable
 import torch
 from torch import nn
 
+from kernels import cpu_extension
+
 INT8_MAX = 127
 _QUANTIZE_CHUNK_ROWS = 16384
 _BIG_WEIGHT_ELEMENTS = 1 << 24  # freeing a weight this big returns the heap to the OS
@@ -100,14 +102,6 @@ def _return_freed_heap() -> None:
 
 
 @cache
-def _cpu_kernels():
-    """`kernels.cpu_extension`'s module, or None where it does not build."""
-    from kernels import cpu_extension
-
-    return cpu_extension.load()
-
-
-@cache
 def onednn_int8_available() -> bool:
     """Whether this PyTorch build has oneDNN's int8 linear (x86 builds do; others run the reference)."""
     return torch.backends.mkldnn.is_available() and hasattr(torch.ops.onednn, "qlinear_pointwise")
@@ -134,7 +128,7 @@ class _OnednnWeight:
 
         The quantization and the scaling run as one C++ pass each where `kernels.cpu_extension` builds
         (the same bits as the PyTorch ops below, in a sixth of the dispatches)."""
-        kernels = _cpu_kernels()
+        kernels = cpu_extension.load()
         if kernels is not None and x.is_contiguous():
             qx, step = kernels.quantize_rows(x, input_scale)
             return kernels.scale_rows_(self._int8_linear(qx), self.scale, step, bias)

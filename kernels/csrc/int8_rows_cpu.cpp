@@ -48,7 +48,7 @@ std::vector<at::Tensor> quantize_rows(const at::Tensor& x, const std::optional<a
 }
 
 at::Tensor scale_rows_(at::Tensor out, const at::Tensor& col_scale, const at::Tensor& row_step,
-                          const std::optional<at::Tensor>& bias) {
+                       const std::optional<at::Tensor>& bias) {
   TORCH_CHECK(out.dim() == 2 && out.scalar_type() == at::kFloat && out.is_contiguous(), "out must be contiguous fp32");
   const int64_t rows = out.size(0), cols = out.size(1);
   auto cs = col_scale.contiguous();

@@ -9,6 +9,7 @@ from safetensors.torch import save_file
 from torch import nn
 
 from engine import loader, quant
+from kernels import cpu_extension
 from engine.quant import (Int8Embedding, Int8Linear, dequantize_per_channel, prepare_int8, quantize_per_channel,
                           quantize_state_dict, swap_linears_to_int8)
 
@@ -211,7 +212,7 @@ def test_a_cpu_build_without_onednn_int8_keeps_the_reference_matmul(monkeypatch)
 @pytest.mark.parametrize("smoothed, bias", [(False, False), (True, False), (True, True)])
 def test_cpp_quantization_gives_the_same_bits_as_the_pytorch_ops(monkeypatch, smoothed, bias):
     """`kernels.cpu_extension`'s one-pass quantization and scaling against the PyTorch ops they replace."""
-    if quant._cpu_kernels() is None:
+    if cpu_extension.load() is None:
         pytest.skip("no C++ compiler to build the CPU kernels")
     torch.manual_seed(3)
     q, scale = quantize_per_channel(torch.randn(80, 48))
@@ -221,5 +222,5 @@ def test_cpp_quantization_gives_the_same_bits_as_the_pytorch_ops(monkeypatch, sm
     x = torch.randn(8, 48) * torch.tensor([1e-4, 1.0, 7.0, 300.0, 0.5, 2.0, 3.0, 1.0])[:, None]
     x[7] = 0.0  # an all-zero row: step clamped, every q 0
     fast = layer(x)
-    monkeypatch.setattr(quant, "_cpu_kernels", lambda: None)
+    monkeypatch.setattr(cpu_extension, "load", lambda: None)
     assert torch.equal(fast, layer(x))
