@@ -25,7 +25,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 # python:3.11-slim has Python 3.11; the CUDA images (Ubuntu 22.04) get it from Ubuntu's universe, at the
 # version that base ships (pinning one would break the other bases). g++ builds the C++ CPU kernels
-# (kernels/csrc), once, when `supportdesk convert` below first loads the engine.
+# (kernels/csrc), once, in `supportdesk convert` below.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends g++ \

@@ -21,6 +21,11 @@ def _cmd_convert(args) -> int:
     start = time.perf_counter()
     path = convert(args.model, cache_dir=args.cache_dir)
     print(f"converted checkpoint: {path} ({time.perf_counter() - start:.1f} s)")
+    from kernels import cpu_extension
+
+    start = time.perf_counter()
+    if cpu_extension.load() is not None:  # built once per machine; the first start would do it otherwise
+        print(f"C++ CPU kernels ready ({time.perf_counter() - start:.1f} s)")
     return 0
 
 

@@ -29,9 +29,9 @@ __all__ = ["LoadedCheckpoint", "ModelLoadError", "cache_root", "convert", "load_
 
 CACHE_DIR_ENV = "SUPPORTDESK_CACHE_DIR"
 DEFAULT_CACHE_DIR = Path("~/.cache/supportdesk")
-QUANTIZATION = {"method": "int8", "weights": "per_output_channel", "activations": "per_token",
-                "smoothing": "input scales, alpha 0.6, engine/calibration.txt"}
-CACHE_SUFFIX = "int8-smooth"  # a new format gets a new name, so an older cache is never loaded
+QUANTIZATION = {"method": "int8", "weights": "per output channel and group of 32 inputs, fp16 scales",
+                "activations": "per token and group of 32 inputs (CPU)"}
+CACHE_SUFFIX = "int8-g32"  # a new format gets a new name, so an older cache is never loaded
 EMBEDDING_NAME = "model.embed_tokens.weight"
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 _SAFETENSORS_DTYPES = {"F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16, "I8": torch.int8,
@@ -172,7 +172,7 @@ def _convert_into(source: _Source, out_dir: Path, progress: bool) -> None:
     with tqdm(desc=f"int8 {source.path.name}", unit="tensor", disable=not progress) as bar:
         bar.set_postfix_str("reading")
         config, tensors, num_tensors = _open_source(source)
-        bar.reset(total=num_tensors + 2)
+        bar.reset(total=num_tensors + 1)
         fp32_sd = {}
         for name, tensor in tensors:
             fp32_sd[name] = tensor.float()
@@ -181,16 +181,11 @@ def _convert_into(source: _Source, out_dir: Path, progress: bool) -> None:
             raise ModelLoadError(source.path, f"missing tensor {EMBEDDING_NAME!r}")
         bar.set_postfix_str("tokenizer")
         _write_tokenizer(source, out_dir / "tokenizer.json")
-        bar.set_postfix_str("calibrating")
-        from engine.calibration import calibrate_input_scales
-
-        input_scales = calibrate_input_scales(config, fp32_sd, out_dir / "tokenizer.json", source.path)
-        bar.update()
         bar.set_postfix_str("quantizing")
         for name in list(fp32_sd):
             tensor = fp32_sd.pop(name)  # frees each fp32 tensor once it is quantized
             (embedding_sd if name == EMBEDDING_NAME else model_sd).update(
-                quantize_state_dict({name: tensor}, config, input_scales))
+                quantize_state_dict({name: tensor}, config))
         bar.update()
     save_file(model_sd, out_dir / "model.safetensors")
     save_file(embedding_sd, out_dir / "embedding.safetensors")

@@ -69,8 +69,7 @@ class ModelRunner:
                  device: torch.device, sampler) -> None:
         self.cfg, self.model_config, self.device = cfg, model_config, device
         self.dtype = torch.bfloat16 if cfg.dtype == "bf16" or (cfg.dtype == "int8" and device.type == "cuda") else torch.float32
-        # int8 weights run with a bf16 KV cache: half the memory, and attention upcasts blocks as it reads them.
-        self.kv_dtype = torch.float32 if cfg.dtype == "fp32" else torch.bfloat16
+        self.kv_dtype = self._kv_dtype(cfg.dtype, device)
         self.ops = select_ops(device, cfg.kernel_backend)
         if device.type == "cpu":
             # Denormal floats (Gemma's small residual components) made CPU decode layers up to 30x slower.
@@ -79,6 +78,15 @@ class ModelRunner:
         self.layout = KVCacheLayout.plan(model_config, cfg, self.kv_dtype)
         self._allocate_kv_cache()
         self.sampler = sampler
+
+    @staticmethod
+    def _kv_dtype(dtype: str, device: torch.device) -> torch.dtype:
+        """fp32 for fp32; 16 bits otherwise (half the memory; attention widens rows as it reads them). int8 on
+        the CPU takes fp16, whose three more mantissa bits than bf16 raised top-1 agreement with fp32 from
+        97.3% to 98.0% at the same speed (README)."""
+        if dtype == "fp32":
+            return torch.float32
+        return torch.float16 if dtype == "int8" and device.type == "cpu" else torch.bfloat16
 
     def _build_model(self, state_dict: dict[str, torch.Tensor]) -> DecoderLM:
         cls = MODEL_CLASSES[self.model_config.architecture]

@@ -1,7 +1,9 @@
-"""Triton int8 weight-only matmul with per-output-channel scales (see ``int8_matmul_ref``).
+"""Triton int8 weight-only matmul with group-wise scales along K (see ``int8_matmul_ref``).
 
-Weights stay int8 in memory (half the bytes of bf16) and are dequantised in registers; the
-per-channel scale is applied once to the fp32 accumulator. Two kernels:
+``weight_scale`` is ``[N, K // G]``: one scale per output channel and group of ``G`` consecutive
+input features (``G = K`` is per-channel). Weights stay int8 in memory (half the bytes of bf16) and
+each weight tile is dequantised in registers (``w * scale[n, k // G]``, in fp32) before the
+multiply-reduce or ``tl.dot``; the epilogue only adds the bias and stores. Two kernels:
 
 * ``_int8_gemv_kernel`` for decode (``M <= GEMV_MAX_M``): one program per (row, ``BLOCK_N`` output
   channels) streams a ``[BLOCK_N, K]`` weight panel with a multiply-reduce, no tensor cores, so
@@ -15,7 +17,14 @@ import torch
 import triton
 import triton.language as tl
 
-from kernels._triton_utils import FLOAT_DTYPES, autotune_configs, check_shape, check_tensor, dot_dtype, next_pow2
+from kernels._triton_utils import (
+    FLOAT_DTYPES,
+    autotune_configs,
+    check_shape,
+    check_tensor,
+    dot_dtype,
+    next_pow2,
+)
 
 GEMV_MAX_M = 4
 
@@ -33,10 +42,10 @@ _TILED_CONFIGS = autotune_configs([
 
 
 @triton.jit
-def _epilogue(acc, scale_ptr, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS: tl.constexpr):
-    """``acc * scale (+ bias)`` in fp32, cast to the output dtype and stored with bounds masks."""
+def _epilogue(acc, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS: tl.constexpr):
+    """``acc (+ bias)`` in fp32, cast to the output dtype and stored with bounds masks."""
     n_mask = offs_n < N
-    out = acc * tl.load(scale_ptr + offs_n, mask=n_mask, other=0.0).to(tl.float32)
+    out = acc
     if HAS_BIAS:
         out += tl.load(bias_ptr + offs_n, mask=n_mask, other=0.0).to(tl.float32)
     mask = (offs_m[:, None] < M) & n_mask[None, :]
@@ -45,28 +54,33 @@ def _epilogue(acc, scale_ptr, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om
 
 @triton.autotune(configs=_GEMV_CONFIGS, key=["N", "K"])
 @triton.jit
-def _int8_gemv_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, stride_xm, stride_wn, stride_om,
+def _int8_gemv_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, G,
+                      stride_xm, stride_wn, stride_sn, stride_sg, stride_om,
                       HAS_BIAS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
     pid_n = tl.program_id(0)
     row = tl.program_id(1).to(tl.int64)
     offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     offs_k = tl.arange(0, BLOCK_K)
     n_mask = offs_n < N
+    w_rows = w_ptr + offs_n[:, None].to(tl.int64) * stride_wn
+    s_rows = scale_ptr + offs_n[:, None].to(tl.int64) * stride_sn
     acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = (k0 + offs_k) < K
-        x = tl.load(x_ptr + row * stride_xm + k0 + offs_k, mask=k_mask, other=0.0).to(tl.float32)
-        w = tl.load(w_ptr + offs_n[:, None].to(tl.int64) * stride_wn + k0 + offs_k[None, :],
-                    mask=n_mask[:, None] & k_mask[None, :], other=0)
-        acc += tl.sum(w.to(tl.float32) * x[None, :], axis=1)
+        k = k0 + offs_k
+        k_mask = k < K
+        wk_mask = n_mask[:, None] & k_mask[None, :]
+        x = tl.load(x_ptr + row * stride_xm + k, mask=k_mask, other=0.0).to(tl.float32)
+        w = tl.load(w_rows + k[None, :], mask=wk_mask, other=0)
+        scale = tl.load(s_rows + (k // G)[None, :] * stride_sg, mask=wk_mask, other=0.0)
+        acc += tl.sum(w.to(tl.float32) * scale.to(tl.float32) * x[None, :], axis=1)
     offs_m = row + tl.arange(0, 1)
-    _epilogue(acc[None, :], scale_ptr, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS)
+    _epilogue(acc[None, :], bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS)
 
 
 @triton.autotune(configs=_TILED_CONFIGS, key=["M_BUCKET", "N", "K"])
 @triton.jit
-def _int8_matmul_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, M_BUCKET,
-                        stride_xm, stride_wn, stride_om,
+def _int8_matmul_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, G, M_BUCKET,
+                        stride_xm, stride_wn, stride_sn, stride_sg, stride_om,
                         HAS_BIAS: tl.constexpr, DOT_DTYPE: tl.constexpr, BLOCK_M: tl.constexpr,
                         BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
     pid = tl.program_id(0)
@@ -83,21 +97,28 @@ def _int8_matmul_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, M_B
     m_mask, n_mask = offs_m < M, offs_n < N
     x_ptrs = x_ptr + offs_m[:, None].to(tl.int64) * stride_xm + offs_k[None, :]
     w_ptrs = w_ptr + offs_n[None, :].to(tl.int64) * stride_wn + offs_k[:, None]  # [BLOCK_K, BLOCK_N] view of w^T
+    s_cols = scale_ptr + offs_n[None, :].to(tl.int64) * stride_sn  # same view of the scales
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
-        k_mask = (k0 + offs_k) < K
+        k = k0 + offs_k
+        k_mask = k < K
+        wk_mask = k_mask[:, None] & n_mask[None, :]
         x = tl.load(x_ptrs, mask=m_mask[:, None] & k_mask[None, :], other=0.0)
-        w = tl.load(w_ptrs, mask=k_mask[:, None] & n_mask[None, :], other=0)
+        w = tl.load(w_ptrs, mask=wk_mask, other=0)
+        scale = tl.load(s_cols + (k // G)[:, None] * stride_sg, mask=wk_mask, other=0.0)
+        w = w.to(tl.float32) * scale.to(tl.float32)
         acc = tl.dot(x.to(DOT_DTYPE), w.to(DOT_DTYPE), acc, input_precision="ieee")
         x_ptrs += BLOCK_K
         w_ptrs += BLOCK_K
-    _epilogue(acc, scale_ptr, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS)
+    _epilogue(acc, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS)
 
 
 def int8_matmul(x: torch.Tensor, weight_int8: torch.Tensor, weight_scale: torch.Tensor,
                 bias: torch.Tensor | None = None) -> torch.Tensor:
-    """``x`` ``[..., K]`` times int8 ``weight`` ``[N, K]`` with ``weight_scale`` ``[N]`` (+ ``bias``);
-    returns ``[..., N]`` in x's dtype, like ``int8_matmul_ref``."""
+    """``x`` ``[..., K]`` times int8 ``weight`` ``[N, K]`` with group scales ``weight_scale``
+    ``[N, K // G]`` (+ ``bias`` ``[N]``); returns ``[..., N]`` in x's dtype, like ``int8_matmul_ref``.
+
+    The group size is ``G = K // weight_scale.shape[1]``, which must divide ``K`` exactly."""
     if not isinstance(x, torch.Tensor) or x.dim() < 1:
         raise ValueError("x must be a tensor with at least one dim")
     check_tensor("x", x, x.dim(), FLOAT_DTYPES)
@@ -105,8 +126,12 @@ def int8_matmul(x: torch.Tensor, weight_int8: torch.Tensor, weight_scale: torch.
     N, K = weight_int8.shape
     if x.shape[-1] != K:
         raise ValueError(f"x has {x.shape[-1]} input features but weight_int8 is {tuple(weight_int8.shape)}")
-    check_tensor("weight_scale", weight_scale, 1, FLOAT_DTYPES, x.device)
-    check_shape("weight_scale", weight_scale, (N,))
+    check_tensor("weight_scale", weight_scale, 2, FLOAT_DTYPES, x.device, last_dim_contiguous=False)
+    num_groups = weight_scale.shape[1]
+    if weight_scale.shape[0] != N or num_groups == 0 or K % num_groups:
+        raise ValueError(f"weight_scale must be [N, K // G] = [{N}, groups] with groups dividing K={K}, "
+                         f"got {tuple(weight_scale.shape)}")
+    group_size = max(K // num_groups, 1)
     if bias is not None:
         check_tensor("bias", bias, 1, FLOAT_DTYPES, x.device)
         check_shape("bias", bias, (N,))
@@ -118,12 +143,14 @@ def int8_matmul(x: torch.Tensor, weight_int8: torch.Tensor, weight_scale: torch.
     out2 = out.view(M, N)
     bias_arg = bias if bias is not None else weight_scale
     if M <= GEMV_MAX_M:
-        grid = lambda meta: (triton.cdiv(N, meta["BLOCK_N"]), M)  # noqa: E731
-        _int8_gemv_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K,
-                                x2.stride(0), weight_int8.stride(0), out2.stride(0), HAS_BIAS=bias is not None)
+        grid = lambda meta: (triton.cdiv(N, meta["BLOCK_N"]), M)
+        _int8_gemv_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K, group_size,
+                                x2.stride(0), weight_int8.stride(0), *weight_scale.stride(), out2.stride(0),
+                                HAS_BIAS=bias is not None)
     else:
-        grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)  # noqa: E731
-        _int8_matmul_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K, next_pow2(M),
-                                  x2.stride(0), weight_int8.stride(0), out2.stride(0),
+        grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)
+        _int8_matmul_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K, group_size,
+                                  next_pow2(M), x2.stride(0), weight_int8.stride(0), *weight_scale.stride(),
+                                  out2.stride(0),
                                   HAS_BIAS=bias is not None, DOT_DTYPE=dot_dtype(x.dtype))
     return out

@@ -10,10 +10,9 @@ FUSED_PARTS = (  # the engine's fused parameter and the HF parameters stacked in
 
 
 def stack_fused_weights(state_dict: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """Concatenate q/k/v and gate/up tensors (weights, biases, per-row int8 scales) along dim 0; their
-    shared per-input smoothing scale (``input_scale``) is kept once.
+    """Concatenate q/k/v and gate/up tensors (weights, biases, int8 group scales) along dim 0.
 
-    Per-output-channel int8 scales stay exact under this concatenation.
+    Scales are per output channel (and group of inputs), so they stay exact under this concatenation.
     """
     out = dict(state_dict)
     for fused, parts in FUSED_PARTS:
@@ -23,12 +22,7 @@ def stack_fused_weights(state_dict: dict[str, torch.Tensor]) -> dict[str, torch.
             if missing:
                 raise ValueError(f"checkpoint is missing {missing[0]}")
             tensors = [state_dict[n] for n in names]
-            if name.endswith("input_scale"):  # one input, one scale: the parts were calibrated together
-                if any(not torch.equal(t, tensors[0]) for t in tensors[1:]):
-                    raise ValueError(f"{names} have different input scales; they cannot be fused")
-                out[name.replace(f".{parts[0]}.", f".{fused}.")] = tensors[0]
-            else:
-                out[name.replace(f".{parts[0]}.", f".{fused}.")] = torch.cat(tensors, dim=0)
+            out[name.replace(f".{parts[0]}.", f".{fused}.")] = torch.cat(tensors, dim=0)
             for n in names:
                 del out[n]
     return out

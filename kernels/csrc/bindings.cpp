@@ -4,6 +4,8 @@
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("paged_decode_attention", &paged_decode_attention, "Paged decode attention, read in place");
-  m.def("quantize_rows", &quantize_rows, "int8 rows, each by its own absolute maximum: (q, step)");
-  m.def("scale_rows_", &scale_rows_, "out * col_scale * row_step (+ bias), in place");
+  m.def("w8a8_matmul", &w8a8_matmul, "int8 x int8 matmul with group-wise scales, activations quantized per group",
+        py::arg("x"), py::arg("packed"), py::arg("packed_scale"), py::arg("out_features"), py::arg("act_group"), py::arg("bias"),
+        py::arg("portable") = false);
+  m.def("w8a8_has_vnni", &w8a8_has_vnni, "whether w8a8_matmul was built with AVX-512 VNNI");
 }

@@ -12,8 +12,8 @@
 at::Tensor paged_decode_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
                                   at::Tensor context_lens, double scale, int64_t window);
 
-std::vector<at::Tensor> quantize_rows(const at::Tensor& x, const std::optional<at::Tensor>& input_scale);
+at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
+                       int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
+                       bool portable);
 
-at::Tensor scale_rows_(at::Tensor out, const at::Tensor& col_scale, const at::Tensor& row_step,
-                       const std::optional<at::Tensor>& bias);
-
+bool w8a8_has_vnni();

@@ -12,11 +12,11 @@ import torch
 from safetensors.torch import save_file
 from tokenizers import Tokenizer
 
-from engine import loader
+from engine import loader, quant
 from engine.gguf_reader import GGUFCheckpoint, ModelLoadError, unpermute_rope_rows
 from engine.loader import LoadedCheckpoint, convert, load_checkpoint, release_mapped_pages
 from engine.models.model_config import ModelConfig
-from engine.quant import dequantize_per_channel
+from engine.quant import dequantize_groupwise
 from tests.engine.gguf_fixtures import tiny_spec, tiny_tensors, write_tiny_gguf
 
 ARCHS = ("gemma3", "llama", "qwen2")
@@ -207,12 +207,12 @@ def test_unknown_dtype(gguf_dir):
 def test_convert_writes_int8_cache(gguf_dir, cache_dir, capsys):
     path = convert(gguf_dir / "llama.gguf", cache_dir=cache_dir)
     assert "100%" in capsys.readouterr().err  # the progress bar of a cold conversion
-    assert path.parent == cache_dir and path.name.endswith("-int8-smooth")
+    assert path.parent == cache_dir and path.name.endswith("-int8-g32")
     assert sorted(p.name for p in path.iterdir()) == ["config.json", "embedding.safetensors", "model.safetensors",
                                                       "tokenizer.json"]
     meta = json.loads((path / "config.json").read_text())
-    assert meta["quantization"]["weights"] == "per_output_channel" and meta["quantization"]["activations"] == "per_token"
-    assert path.name == f"{meta['source']['sha256']}-int8-smooth"
+    assert "group of 32" in meta["quantization"]["weights"] and "group of 32" in meta["quantization"]["activations"]
+    assert path.name == f"{meta['source']['sha256']}-int8-g32"
     assert ModelConfig.from_hf_dict(meta) == GGUFCheckpoint(gguf_dir / "llama.gguf").config
     assert [p.name for p in cache_dir.iterdir()] == [path.name]  # no temporary directory left over
 
@@ -257,13 +257,10 @@ def test_int8_checkpoint(gguf_dir, cache_dir, arch):
     sd = ckpt.state_dict
     for name, ref in fp32.items():
         if name.endswith(("_proj.weight", "lm_head.weight", "embed_tokens.weight")):
-            assert sd[name].dtype == torch.int8 and sd[name + "_scale"].shape == (ref.shape[0],)
-            deq = dequantize_per_channel(sd[name], sd[name + "_scale"])
-            tolerance = sd[name + "_scale"].max() / 2 + 1e-7
-            input_scale = sd.get(name.removesuffix("weight") + "input_scale")
-            if input_scale is not None:  # smoothed: W * s was quantized, and input_scale is 1 / s
-                assert ".layers." in name and input_scale.shape == (ref.shape[1],), name
-                deq, tolerance = deq * input_scale, tolerance * input_scale.max()
+            groups = ref.shape[1] // quant.group_size(ref.shape[1])
+            assert sd[name].dtype == torch.int8 and sd[name + "_scale"].shape == (ref.shape[0], groups)
+            deq = dequantize_groupwise(sd[name], sd[name + "_scale"])
+            tolerance = sd[name + "_scale"].float().max() / 2 + 1e-7
             assert (deq - ref).abs().max() <= tolerance, name
         else:
             assert sd[name].dtype == torch.float32 and torch.equal(sd[name], ref), name
@@ -327,8 +324,8 @@ def test_real_model_converts(real_cache):
     cache, seconds, stderr = real_cache
     print(f"cold convert of the packaged model: {seconds:.1f} s")
     assert "100%" in stderr
-    assert [p.name for p in cache.iterdir()] == [f"{packaged.EXPECTED_SHA256}-int8-smooth"]
-    meta = json.loads((cache / f"{packaged.EXPECTED_SHA256}-int8-smooth" / "config.json").read_text())
+    assert [p.name for p in cache.iterdir()] == [f"{packaged.EXPECTED_SHA256}-int8-g32"]
+    meta = json.loads((cache / f"{packaged.EXPECTED_SHA256}-int8-g32" / "config.json").read_text())
     config = ModelConfig.from_hf_dict(meta)
     assert (config.architecture, config.num_layers, config.num_heads, config.num_kv_heads, config.head_dim) == \
         ("gemma3", 18, 4, 1, 256)

@@ -64,15 +64,14 @@ def test_int8_agrees_with_fp32_on_1000_policy_tokens():
     agreement = (fp32.argmax(-1) == int8.argmax(-1)).float().mean().item()
     ppl32, ppl8 = _perplexity(fp32, ids), _perplexity(int8, ids)
     print(f"top-1 agreement {agreement:.4f}, perplexity fp32 {ppl32:.3f} int8 {ppl8:.3f}")
-    # Issue 2 asks for 97%. int8 weights with per-token int8 activations and smoothing measure 93.9%
-    # (weight-only prefill measured 95.7%, but fbgemm's batch-wide activation scale made outputs depend
-    # on the batch); see the README.
-    assert agreement >= 0.93
+    # Issue 2 asks for 97%: int8 weights and activations in groups (32 and 16 inputs) with an fp16 KV cache
+    # measure 98.0% (per-channel weights with per-token activations measured 93.9%); see the README.
+    assert agreement >= 0.97
     assert ppl8 <= ppl32 * 1.03
 
 
 def test_int8_batched_equals_unbatched():
-    """Per-token activation scales: a request's greedy text never depends on what it is batched with."""
+    """Activations quantized per token and group: a request's greedy text never depends on its batch."""
     llm = real_llm("int8")
     prompts = ["Returns are accepted within", "The warranty on electronics covers", "To reset your password, you",
                "Shipping to Canada takes", "Our store hours are", "A refund is issued when",

@@ -27,7 +27,7 @@ def _case(layout, block_size, dtype, window, context_lens=CONTEXT_LENS, seed=0):
 @pytest.mark.parametrize("layout, block_size, dtype, window", [
     pytest.param(layout, bs, dtype, window, id=f"{name}-bs{bs}-{str(dtype)[6:]}-{window or 'full'}")
     for (layout, name), bs, dtype, window in itertools.product(
-        zip(HEAD_LAYOUTS, HEAD_LAYOUT_IDS), (16, 32), (torch.float32, torch.bfloat16), (None, 10, 64))])
+        zip(HEAD_LAYOUTS, HEAD_LAYOUT_IDS), (16, 32), (torch.float32, torch.float16, torch.bfloat16), (None, 10, 64))])
 def test_matches_reference(layout, block_size, dtype, window):
     q, k_cache, v_cache, tables, lens, _ = _case(layout, block_size, dtype, window)
     args = (q, k_cache, v_cache, tables, lens, SCALE, window)
@@ -53,8 +53,8 @@ def test_a_sequence_gets_the_same_bits_alone_or_in_a_batch():
 
 
 def test_inputs_the_kernel_does_not_take_go_to_the_reference():
-    q, k_cache, v_cache, tables, lens, _ = _case((4, 2), 16, torch.float16, None)
-    args = (q, k_cache, v_cache, tables, lens, SCALE, None)
+    q, k_cache, v_cache, tables, lens, _ = _case((4, 2), 16, torch.float32, None)
+    args = (q, k_cache, v_cache, tables.long(), lens, SCALE, None)  # int64 block tables
     assert torch.equal(cpu_kernel.paged_decode_attention_cpu(*args), paged_decode_attention_ref(*args))
 
 

@@ -1,0 +1,207 @@
+// int8 x int8 matmul with group-wise scales (llama.cpp's Q8_0 x Q8_0 scheme) for the CPU int8 linear.
+//
+// Weights: int8 with one scale per output channel and group of inputs (32 in the engine), packed by
+// kernels/w8a8_matmul_cpu.py as tiles of 16 output channels, [tiles, K/4, 16, 4] (four consecutive inputs
+// of one channel side by side, the layout of VNNI's dot product) with 128 added (uint8, as VNNI's unsigned
+// operand wants them), scales [tiles, groups, 16] in fp16.
+// Activations: quantized here per token and group of `act_group` inputs (16 in the engine; it divides the
+// weight's group), step = max|x| / 127, q = round(x / step).
+// Per output: y = sum over activation groups, in order, of float(integer dot) * (weight scale * step), + bias.
+// The integer dots are exact, and every output runs the same float operations in the same order whatever
+// the batch, so a row's result never depends on the rest of the batch, and equals the PyTorch reference
+// (kernels/w8a8_matmul_ref.py) bit for bit. AVX-512 VNNI computes the dots where the build has it
+// (unsigned weight x signed activation; the 128 added to the weights is taken off again as 128 * sum(q));
+// the portable loop gives the same bits elsewhere.
+#include "cpu_kernels.h"
+
+#include <c10/util/Half.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#if defined(__AVX512F__) && defined(__AVX512VNNI__)
+#include <immintrin.h>
+#define SUPPORTDESK_VNNI 1
+#endif
+
+namespace {
+constexpr float kInt8Max = 127.f;
+constexpr float kMinAbsMax = 1e-30f;
+constexpr int64_t kTile = 16;  // output channels per packed tile
+constexpr int kRowBlock = 4;
+
+struct Problem {
+  const int8_t* qx;     // [M, K] quantized activations
+  const float* step;    // [M, groups]: per activation group
+  const int32_t* qsum;  // [M, groups]: sum of each activation group's q
+  const uint8_t* w;     // [tiles, K/4, 16, 4], weight + 128
+  const c10::Half* ws;  // [tiles, weight_groups, 16]
+  int64_t k, group, groups, weight_groups, per_weight_group;  // group: inputs per activation group
+};
+
+void quantize_groups(const float* x, int64_t rows, const Problem& p, int8_t* q, float* step, int32_t* qsum) {
+  at::parallel_for(0, rows, 16, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      for (int64_t g = 0; g < p.groups; ++g) {
+        const float* in = x + r * p.k + g * p.group;
+        float abs_max = 0.f;
+        for (int64_t i = 0; i < p.group; ++i) abs_max = std::max(abs_max, std::fabs(in[i]));
+        const float s = std::max(abs_max, kMinAbsMax) / kInt8Max;
+        int8_t* out = q + r * p.k + g * p.group;
+        int32_t total = 0;
+        for (int64_t i = 0; i < p.group; ++i) {
+          out[i] = static_cast<int8_t>(std::nearbyint(in[i] / s));
+          total += out[i];
+        }
+        step[r * p.groups + g] = s;
+        qsum[r * p.groups + g] = total;
+      }
+    }
+  });
+}
+
+// Rows [row, row + rows) of one tile, without SIMD intrinsics; acc is [rows][16].
+void portable_tile(const Problem& p, int64_t tile, int64_t row, int64_t rows, float* acc) {
+  const uint8_t* w = p.w + tile * p.k * kTile;
+  const c10::Half* ws = p.ws + tile * p.weight_groups * kTile;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int8_t* x = p.qx + (row + r) * p.k;
+    float* out = acc + r * kTile;
+    std::fill(out, out + kTile, 0.f);
+    for (int64_t g = 0; g < p.groups; ++g) {
+      int32_t dot[kTile] = {};
+      for (int64_t quad = g * p.group / 4; quad < (g + 1) * p.group / 4; ++quad) {
+        const uint8_t* wq = w + quad * 4 * kTile;
+        for (int64_t lane = 0; lane < kTile; ++lane)
+          for (int64_t b = 0; b < 4; ++b) dot[lane] += (int32_t(wq[lane * 4 + b]) - 128) * int32_t(x[quad * 4 + b]);
+      }
+      const float s = p.step[(row + r) * p.groups + g];
+      for (int64_t lane = 0; lane < kTile; ++lane) {
+        const float t = static_cast<float>(ws[g / p.per_weight_group * kTile + lane]) * s;
+        out[lane] = out[lane] + static_cast<float>(dot[lane]) * t;
+      }
+    }
+  }
+}
+
+#ifdef SUPPORTDESK_VNNI
+// kRows rows x kTiles tiles with VNNI; acc is [kRows][kTiles * 16].
+template <int kRows, int kTiles>
+void vnni_block(const Problem& p, int64_t tile, int64_t row, float* acc) {
+  __m512 sum[kRows][kTiles];
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kTiles; ++c) sum[r][c] = _mm512_setzero_ps();
+  for (int64_t g = 0; g < p.groups; ++g) {
+    __m512i dot[kRows][kTiles];
+    for (int r = 0; r < kRows; ++r)
+      for (int c = 0; c < kTiles; ++c) dot[r][c] = _mm512_setzero_si512();
+    for (int64_t quad = g * p.group / 4; quad < (g + 1) * p.group / 4; ++quad) {
+      __m512i w[kTiles];
+      for (int c = 0; c < kTiles; ++c)
+        w[c] = _mm512_loadu_si512(p.w + ((tile + c) * p.k + quad * 4) * kTile);
+      for (int r = 0; r < kRows; ++r) {
+        int32_t four;
+        std::memcpy(&four, p.qx + (row + r) * p.k + quad * 4, sizeof(four));
+        const __m512i x = _mm512_set1_epi32(four);
+        for (int c = 0; c < kTiles; ++c) dot[r][c] = _mm512_dpbusd_epi32(dot[r][c], w[c], x);
+      }
+    }
+    for (int c = 0; c < kTiles; ++c) {
+      const int64_t wg = (tile + c) * p.weight_groups + g / p.per_weight_group;
+      const auto* scale = reinterpret_cast<const __m256i*>(p.ws + wg * kTile);
+      const __m512 ws = _mm512_cvtph_ps(_mm256_loadu_si256(scale));
+      for (int r = 0; r < kRows; ++r) {
+        const int64_t at = (row + r) * p.groups + g;
+        const __m512i exact = _mm512_sub_epi32(dot[r][c], _mm512_set1_epi32(128 * p.qsum[at]));
+        const __m512 t = _mm512_mul_ps(ws, _mm512_set1_ps(p.step[at]));
+        sum[r][c] = _mm512_add_ps(sum[r][c], _mm512_mul_ps(_mm512_cvtepi32_ps(exact), t));
+      }
+    }
+  }
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kTiles; ++c) _mm512_storeu_ps(acc + (r * kTiles + c) * kTile, sum[r][c]);
+}
+
+template <int kTiles>
+void vnni_rows(const Problem& p, int64_t tile, int64_t row, int64_t rows, float* acc) {
+  switch (rows) {
+    case 1: return vnni_block<1, kTiles>(p, tile, row, acc);
+    case 2: return vnni_block<2, kTiles>(p, tile, row, acc);
+    case 3: return vnni_block<3, kTiles>(p, tile, row, acc);
+    default: return vnni_block<4, kTiles>(p, tile, row, acc);
+  }
+}
+#endif
+}  // namespace
+
+bool w8a8_has_vnni() {
+#ifdef SUPPORTDESK_VNNI
+  return true;
+#else
+  return false;
+#endif
+}
+
+at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
+                       int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
+                       bool portable) {
+  TORCH_CHECK(x.dim() == 2 && x.scalar_type() == at::kFloat && x.is_contiguous(), "x must be contiguous fp32 [M, K]");
+  TORCH_CHECK(packed.dim() == 4 && packed.scalar_type() == at::kByte && packed.is_contiguous() &&
+                  packed.size(2) == kTile && packed.size(3) == 4,
+              "packed weight must be contiguous uint8 [tiles, K/4, 16, 4]");
+  TORCH_CHECK(packed_scale.dim() == 3 && packed_scale.scalar_type() == at::kHalf && packed_scale.is_contiguous() &&
+                  packed_scale.size(0) == packed.size(0) && packed_scale.size(2) == kTile,
+              "packed scales must be contiguous fp16 [tiles, groups, 16]");
+  const int64_t rows = x.size(0), k = x.size(1), tiles = packed.size(0), weight_groups = packed_scale.size(1);
+  TORCH_CHECK(packed.size(1) * 4 == k, "x has ", k, " inputs, the packed weight ", packed.size(1) * 4);
+  TORCH_CHECK(weight_groups > 0 && k % weight_groups == 0, "the weight's groups must split K");
+  const int64_t weight_group = k / weight_groups;
+  TORCH_CHECK(act_group > 0 && act_group % 4 == 0 && weight_group % act_group == 0,
+              "act_group must be a multiple of 4 that divides the weight's group of ", weight_group);
+  const int64_t groups = k / act_group;
+  TORCH_CHECK(out_features > (tiles - 1) * kTile && out_features <= tiles * kTile, "out_features does not match");
+  const float* b = nullptr;
+  at::Tensor bias_tensor;
+  if (bias.has_value()) {
+    bias_tensor = bias->contiguous();
+    TORCH_CHECK(bias_tensor.scalar_type() == at::kFloat && bias_tensor.numel() == out_features, "bias must be fp32 [N]");
+    b = bias_tensor.data_ptr<float>();
+  }
+  auto q = at::empty({rows, k}, x.options().dtype(at::kChar));
+  auto step = at::empty({rows, groups}, x.options());
+  auto qsum = at::empty({rows, groups}, x.options().dtype(at::kInt));
+  Problem p{q.data_ptr<int8_t>(), step.data_ptr<float>(), qsum.data_ptr<int32_t>(), packed.data_ptr<uint8_t>(),
+            packed_scale.data_ptr<c10::Half>(), k, act_group, groups, weight_groups, weight_group / act_group};
+  quantize_groups(x.data_ptr<float>(), rows, p, q.data_ptr<int8_t>(), step.data_ptr<float>(), qsum.data_ptr<int32_t>());
+  auto out = at::empty({rows, out_features}, x.options());
+  float* y = out.data_ptr<float>();
+  const int64_t pairs = (tiles + 1) / 2;
+  at::parallel_for(0, pairs, 1, [&](int64_t begin, int64_t end) {
+    float acc[kRowBlock * 2 * kTile];
+    for (int64_t pair = begin; pair < end; ++pair) {
+      const int64_t tile = pair * 2, width = std::min<int64_t>(2, tiles - tile) * kTile;
+      for (int64_t row = 0; row < rows; row += kRowBlock) {
+        const int64_t block = std::min<int64_t>(kRowBlock, rows - row);
+#ifdef SUPPORTDESK_VNNI
+        if (!portable) {
+          width == 2 * kTile ? vnni_rows<2>(p, tile, row, block, acc) : vnni_rows<1>(p, tile, row, block, acc);
+        } else
+#endif
+        {  // the same [rows][width] layout as the VNNI blocks
+          float one[kRowBlock * kTile];
+          for (int64_t c = 0; c * kTile < width; ++c) {
+            portable_tile(p, tile + c, row, block, one);
+            for (int64_t r = 0; r < block; ++r) std::copy(one + r * kTile, one + (r + 1) * kTile, acc + r * width + c * kTile);
+          }
+        }
+        for (int64_t r = 0; r < block; ++r) {
+          const int64_t n0 = tile * kTile, n = std::min(width, out_features - n0);
+          float* dst = y + (row + r) * out_features + n0;
+          for (int64_t i = 0; i < n; ++i) dst[i] = b ? acc[r * width + i] + b[n0 + i] : acc[r * width + i];
+        }
+      }
+    }
+  });
+  return out;
+}
