@@ -100,7 +100,7 @@ class ModelRunner:
         return model.eval()
 
     def _to_device(self, name: str, t: torch.Tensor) -> torch.Tensor:
-        """Float weights to the compute dtype; int8 weights and their fp32 scales stay as they are."""
+        """Float weights to the compute dtype; int8 weights and their fp16 scales stay as they are."""
         if t.is_floating_point() and not name.endswith("weight_scale"):
             t = t.to(self.dtype)
         return t.to(self.device)

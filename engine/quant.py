@@ -138,7 +138,7 @@ class Int8Linear(nn.Module):
         return self._packed is not None or self._bnb is not None
 
     def prepare(self) -> "Int8Linear":
-        """Build the fast path for the weight's device; on the CPU this frees the plain int8 weight."""
+        """Build the fast path for the weight's device; on the CPU this frees the plain int8 weight and scales."""
         if self.is_prepared:
             return self
         if self.backend == "bnb" and self.weight.is_cuda:
@@ -150,8 +150,11 @@ class Int8Linear(nn.Module):
             return self
         from engine.loader import release_mapped_pages  # a memory-mapped table leaves the process's RSS
 
-        release_mapped_pages(self.weight)
         big = self.weight.numel() >= _BIG_WEIGHT_ELEMENTS
+        if self._packed is not None:  # the packed copy has its own scales
+            release_mapped_pages(self.weight_scale)
+            self.weight_scale = None
+        release_mapped_pages(self.weight)
         self.weight = None
         if big:
             _return_freed_heap()
