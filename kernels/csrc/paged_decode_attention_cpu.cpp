@@ -37,6 +37,89 @@ inline void widen<at::Half>(const at::Half* src, float* dst, int64_t n) {
     _mm512_storeu_ps(dst + d, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + d))));
   for (; d < n; ++d) dst[d] = static_cast<float>(src[d]);
 }
+
+// Sixteen cached values as fp32.
+inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
+inline __m512 load16(const at::Half* p) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+inline __m512 load16(const at::BFloat16* p) {
+  const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
+}
+
+// scores[g * n + t] = scale * q_g . k_t for the kGroup query heads of one KV head (D a multiple of 16).
+// Two accumulators per head, so that eight FMA chains run side by side instead of one.
+template <int kGroup, typename KV, typename Slot>
+void score_keys_avx512(const float* qs, Slot key, int64_t n, int64_t D, float scale, float* scores) {
+  for (int64_t t = 0; t < n; ++t) {
+    const KV* k = key(t);
+    __m512 even[kGroup], odd[kGroup];
+    for (int g = 0; g < kGroup; ++g) even[g] = odd[g] = _mm512_setzero_ps();
+    int64_t d = 0;
+    for (; d + 32 <= D; d += 32) {
+      const __m512 k0 = load16(k + d), k1 = load16(k + d + 16);
+      for (int g = 0; g < kGroup; ++g) {
+        even[g] = _mm512_fmadd_ps(_mm512_loadu_ps(qs + g * D + d), k0, even[g]);
+        odd[g] = _mm512_fmadd_ps(_mm512_loadu_ps(qs + g * D + d + 16), k1, odd[g]);
+      }
+    }
+    if (d < D) {
+      const __m512 k0 = load16(k + d);
+      for (int g = 0; g < kGroup; ++g) even[g] = _mm512_fmadd_ps(_mm512_loadu_ps(qs + g * D + d), k0, even[g]);
+    }
+    for (int g = 0; g < kGroup; ++g) scores[g * n + t] = _mm512_reduce_add_ps(_mm512_add_ps(even[g], odd[g])) * scale;
+  }
+}
+
+// out_g[d0, d0 + 16 * kChunks) = sum_t probs[g * n + t] * v_t[...], with the accumulators in registers.
+template <int kGroup, int kChunks, typename KV, typename Slot>
+void weigh_values_block(const float* probs, Slot value, int64_t n, int64_t D, int64_t d0, float* out) {
+  __m512 acc[kGroup][kChunks];
+  for (int g = 0; g < kGroup; ++g)
+    for (int j = 0; j < kChunks; ++j) acc[g][j] = _mm512_setzero_ps();
+  for (int64_t t = 0; t < n; ++t) {
+    const KV* v = value(t) + d0;
+    __m512 vv[kChunks];
+    for (int j = 0; j < kChunks; ++j) vv[j] = load16(v + 16 * j);
+    for (int g = 0; g < kGroup; ++g) {
+      const __m512 p = _mm512_set1_ps(probs[g * n + t]);
+      for (int j = 0; j < kChunks; ++j) acc[g][j] = _mm512_fmadd_ps(p, vv[j], acc[g][j]);
+    }
+  }
+  for (int g = 0; g < kGroup; ++g)
+    for (int j = 0; j < kChunks; ++j) _mm512_storeu_ps(out + g * D + d0 + 16 * j, acc[g][j]);
+}
+
+// out_g = sum_t probs[g * n + t] * v_t, as many dims at a time as the registers hold.
+template <int kGroup, typename KV, typename Slot>
+void weigh_values_avx512(const float* probs, Slot value, int64_t n, int64_t D, float* out) {
+  constexpr int kChunks = kGroup <= 4 ? 4 : 2;
+  int64_t d0 = 0;
+  for (; d0 + 16 * kChunks <= D; d0 += 16 * kChunks) weigh_values_block<kGroup, kChunks, KV>(probs, value, n, D, d0, out);
+  for (; d0 < D; d0 += 16) weigh_values_block<kGroup, 1, KV>(probs, value, n, D, d0, out);
+}
+
+// Both phases for group sizes 1, 2, 4 and 8; false where the generic loops must run.
+template <typename KV, typename Slot>
+bool attend_avx512(int64_t group, int phase, const float* in, Slot row, int64_t n, int64_t D, float scale,
+                   float* out) {
+  if (D % 16 != 0) return false;
+  switch (group) {
+#define SUPPORTDESK_GROUP(G)                                                   \
+  case G:                                                                      \
+    if (phase == 0) score_keys_avx512<G, KV>(in, row, n, D, scale, out);       \
+    else weigh_values_avx512<G, KV>(in, row, n, D, out);                       \
+    return true;
+    SUPPORTDESK_GROUP(1)
+    SUPPORTDESK_GROUP(2)
+    SUPPORTDESK_GROUP(4)
+    SUPPORTDESK_GROUP(8)
+#undef SUPPORTDESK_GROUP
+    default:
+      return false;
+  }
+}
 #endif
 
 template <typename KV>
@@ -47,6 +130,7 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
   const int64_t D = head_dim;
   at::parallel_for(0, num_seqs * num_kv_heads, 1, [&](int64_t begin, int64_t end) {
     std::vector<float> scores, acc(group * D), row(D);
+    std::vector<int64_t> offsets;  // each position's row in the cache: no division per position and pass
     for (int64_t task = begin; task < end; ++task) {
       const int64_t seq = task / num_kv_heads, kv_head = task % num_kv_heads;
       const int64_t ctx = context_lens[seq];
@@ -54,12 +138,22 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
       const int64_t n = ctx - first;
       const float* qs = q + (seq * num_heads + kv_head * group) * D;
       const int32_t* table = block_tables + seq * max_blocks;
-      auto slot = [&](const KV* cache, int64_t pos) {
-        return cache + ((table[pos / block_size] * block_size + pos % block_size) * num_kv_heads + kv_head) * D;
-      };
+      offsets.resize(n);
+      for (int64_t t = 0, block = first / block_size, in_block = first % block_size; t < n; ++t) {
+        offsets[t] = ((table[block] * block_size + in_block) * num_kv_heads + kv_head) * D;
+        if (++in_block == block_size) in_block = 0, ++block;
+      }
       scores.assign(group * n, 0.f);
-      for (int64_t t = 0; t < n; ++t) {
-        widen(slot(k_cache, first + t), row.data(), D);
+      auto key = [&](int64_t t) { return k_cache + offsets[t]; };
+      auto value = [&](int64_t t) { return v_cache + offsets[t]; };
+      float* out_heads = out + (seq * num_heads + kv_head * group) * D;
+#if defined(__AVX512F__)
+      const bool vector_scores = attend_avx512<KV>(group, 0, qs, key, n, D, scale, scores.data());
+#else
+      const bool vector_scores = false;
+#endif
+      for (int64_t t = 0; t < n && !vector_scores; ++t) {
+        widen(key(t), row.data(), D);
         for (int64_t g = 0; g < group; ++g) {
           const float* qg = qs + g * D;
           float dot = 0.f;
@@ -79,9 +173,12 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
         const float inv = 1.f / sum;
         for (int64_t t = 0; t < n; ++t) s[t] *= inv;
       }
+#if defined(__AVX512F__)
+      if (attend_avx512<KV>(group, 1, scores.data(), value, n, D, scale, out_heads)) continue;
+#endif
       std::fill(acc.begin(), acc.end(), 0.f);
       for (int64_t t = 0; t < n; ++t) {
-        widen(slot(v_cache, first + t), row.data(), D);
+        widen(value(t), row.data(), D);
         for (int64_t g = 0; g < group; ++g) {
           const float p = scores[g * n + t];
           float* a = acc.data() + g * D;
@@ -89,7 +186,7 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
           for (int64_t d = 0; d < D; ++d) a[d] += p * row[d];
         }
       }
-      std::copy(acc.begin(), acc.end(), out + (seq * num_heads + kv_head * group) * D);
+      std::copy(acc.begin(), acc.end(), out_heads);
     }
   });
 }

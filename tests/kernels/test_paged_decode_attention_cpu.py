@@ -16,11 +16,11 @@ CONTEXT_LENS = [1, 17, 70, 129, 200]
 pytestmark = pytest.mark.skipif(cpu_extension.load() is None, reason="no C++ compiler to build the CPU kernel")
 
 
-def _case(layout, block_size, dtype, window, context_lens=CONTEXT_LENS, seed=0):
+def _case(layout, block_size, dtype, window, context_lens=CONTEXT_LENS, seed=0, head_dim=HEAD_DIM):
     num_heads, num_kv_heads = layout
     first_needed = None if window is None else [max(0, n - window) for n in context_lens]
-    kv = make_paged_kv(context_lens, num_kv_heads, HEAD_DIM, block_size, dtype, first_needed, seed)
-    q = torch.randn((len(context_lens), num_heads, HEAD_DIM), generator=torch.Generator().manual_seed(seed + 1))
+    kv = make_paged_kv(context_lens, num_kv_heads, head_dim, block_size, dtype, first_needed, seed)
+    q = torch.randn((len(context_lens), num_heads, head_dim), generator=torch.Generator().manual_seed(seed + 1))
     return q, kv.k_cache.cpu(), kv.v_cache.cpu(), kv.block_tables.cpu(), kv.context_lens.cpu(), kv
 
 
@@ -31,6 +31,16 @@ def _case(layout, block_size, dtype, window, context_lens=CONTEXT_LENS, seed=0):
 def test_matches_reference(layout, block_size, dtype, window):
     q, k_cache, v_cache, tables, lens, _ = _case(layout, block_size, dtype, window)
     args = (q, k_cache, v_cache, tables, lens, SCALE, window)
+    assert_close(cpu_kernel.paged_decode_attention_cpu(*args), paged_decode_attention_ref(*args), torch.float32)
+
+
+@pytest.mark.parametrize("layout, head_dim", [((8, 1), 256), ((4, 1), 256), ((6, 2), 48), ((4, 1), 40), ((2, 2), 80)],
+                         ids=["group8-d256", "gemma-d256", "group3-generic", "d40-generic", "d80"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_vector_and_generic_paths_match_reference(layout, head_dim, dtype):
+    """AVX-512 loops for groups of 1, 2, 4, 8 and head dims in multiples of 16; generic loops otherwise."""
+    q, k_cache, v_cache, tables, lens, _ = _case(layout, 16, dtype, 64, seed=7, head_dim=head_dim)
+    args = (q, k_cache, v_cache, tables, lens, head_dim ** -0.5, 64)
     assert_close(cpu_kernel.paged_decode_attention_cpu(*args), paged_decode_attention_ref(*args), torch.float32)
 
 
