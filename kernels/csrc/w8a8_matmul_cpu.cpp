@@ -40,11 +40,37 @@ struct Problem {
   int64_t k, group, groups, weight_groups, per_weight_group;  // group: inputs per activation group
 };
 
+#ifdef SUPPORTDESK_VNNI
+// One group of a multiple of 16 inputs: the same operations as the scalar loop below, 16 at a time (division
+// and round half to even are exact in both), without a libm call per element.
+void quantize_group_avx512(const float* in, int64_t n, int8_t* out, float* step, int32_t* qsum) {
+  __m512 abs_max = _mm512_setzero_ps();
+  for (int64_t i = 0; i < n; i += 16) abs_max = _mm512_max_ps(abs_max, _mm512_abs_ps(_mm512_loadu_ps(in + i)));
+  const float s = std::max(_mm512_reduce_max_ps(abs_max), kMinAbsMax) / kInt8Max;
+  const __m512 divisor = _mm512_set1_ps(s);
+  __m512i total = _mm512_setzero_si512();
+  for (int64_t i = 0; i < n; i += 16) {
+    const __m512 scaled = _mm512_div_ps(_mm512_loadu_ps(in + i), divisor);
+    const __m512i v = _mm512_cvt_roundps_epi32(scaled, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm512_cvtepi32_epi8(v));
+    total = _mm512_add_epi32(total, v);
+  }
+  *step = s;
+  *qsum = _mm512_reduce_add_epi32(total);
+}
+#endif
+
 void quantize_groups(const float* x, int64_t rows, const Problem& p, int8_t* q, float* step, int32_t* qsum) {
   at::parallel_for(0, rows, 16, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       for (int64_t g = 0; g < p.groups; ++g) {
         const float* in = x + r * p.k + g * p.group;
+#ifdef SUPPORTDESK_VNNI
+        if (p.group % 16 == 0) {
+          quantize_group_avx512(in, p.group, q + r * p.k + g * p.group, step + r * p.groups + g, qsum + r * p.groups + g);
+          continue;
+        }
+#endif
         float abs_max = 0.f;
         for (int64_t i = 0; i < p.group; ++i) abs_max = std::max(abs_max, std::fabs(in[i]));
         const float s = std::max(abs_max, kMinAbsMax) / kInt8Max;
