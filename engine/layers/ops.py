@@ -1,4 +1,4 @@
-"""Picks the kernel implementations: Triton on CUDA; on the CPU the C++ decode attention and PyTorch references."""
+"""Picks the kernel implementations: Triton on CUDA; on the CPU the C++ kernels and PyTorch references."""
 from __future__ import annotations
 
 from typing import Callable, NamedTuple
@@ -32,13 +32,15 @@ def triton_ops() -> KernelOps:
 
 
 def cpu_ops() -> KernelOps:
-    """The PyTorch references with the C++ paged decode attention, where it builds (`kernels.cpu_extension`)."""
+    """The PyTorch references with the C++ paged decode attention and RMSNorm, where they build
+    (`kernels.cpu_extension`)."""
     from kernels import cpu_extension
     from kernels.paged_decode_attention_cpu import paged_decode_attention_cpu
+    from kernels.rms_norm_cpu import rms_norm_cpu
 
     if cpu_extension.load() is None:
         return TORCH_OPS
-    return TORCH_OPS._replace(paged_decode_attention=paged_decode_attention_cpu)
+    return TORCH_OPS._replace(paged_decode_attention=paged_decode_attention_cpu, rms_norm=rms_norm_cpu)
 
 
 def select_ops(device: torch.device, backend: str = "auto") -> KernelOps:

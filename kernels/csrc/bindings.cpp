@@ -7,5 +7,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("w8a8_matmul", &w8a8_matmul, "int8 x int8 matmul with group-wise scales, activations quantized per group",
         py::arg("x"), py::arg("packed"), py::arg("packed_scale"), py::arg("out_features"), py::arg("act_group"), py::arg("bias"),
         py::arg("portable") = false);
+  m.def("rms_norm", &rms_norm, "RMSNorm with an optional fused residual add: [y] or [y, x + residual]");
   m.def("w8a8_has_vnni", &w8a8_has_vnni, "whether w8a8_matmul was built with AVX-512 VNNI");
 }

@@ -17,3 +17,6 @@ at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::
                        bool portable);
 
 bool w8a8_has_vnni();
+
+std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, double eps,
+                                 const std::optional<at::Tensor>& residual);
