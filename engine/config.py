@@ -25,7 +25,7 @@ class EngineConfig:
     max_waiting_requests: int = 256
     cache_dir: str | None = None
     num_threads: int | None = None
-    kernel_backend: str = "auto"  # auto: Triton on CUDA; on the CPU the C++ decode attention (see engine.layers.ops); torch: the references
+    kernel_backend: str = "auto"  # auto: Triton on CUDA; on the CPU the C++ kernels (see engine.layers.ops); torch: the references
 
     def __post_init__(self) -> None:
         if self.dtype not in DTYPES:

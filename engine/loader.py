@@ -30,7 +30,7 @@ __all__ = ["LoadedCheckpoint", "ModelLoadError", "cache_root", "convert", "load_
 CACHE_DIR_ENV = "SUPPORTDESK_CACHE_DIR"
 DEFAULT_CACHE_DIR = Path("~/.cache/supportdesk")
 QUANTIZATION = {"method": "int8", "weights": "per output channel and group of 32 inputs, fp16 scales",
-                "activations": "per token and group of 32 inputs (CPU)"}
+                "activations": "per token and group of 16 inputs (CPU)"}
 CACHE_SUFFIX = "int8-g32"  # a new format gets a new name, so an older cache is never loaded
 EMBEDDING_NAME = "model.embed_tokens.weight"
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}

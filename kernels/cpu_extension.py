@@ -1,8 +1,7 @@
 """The C++ CPU kernels (``csrc/``), built into one extension module on first use by PyTorch's extension builder.
 
-They replace PyTorch ops where the engine's CPU step spends its time outside the int8 matmuls: paged decode
-attention (`paged_decode_attention_cpu`) and the per-token int8 quantization around oneDNN's int8 linear
-(`engine.quant`). The module is compiled with the machine's own instruction set, keyed by the CPU's model
+They are the engine's CPU hot paths: the int8 matmul with group-wise scales (`w8a8_matmul_cpu`), paged
+decode attention (`paged_decode_attention_cpu`) and RMSNorm (`rms_norm_cpu`). The module is compiled with the machine's own instruction set, keyed by the CPU's model
 and flags, into PyTorch's extension cache (about 30 s on two cores, once). Where it cannot be built (no
 g++, a non-x86 machine) `load` returns None after one warning and callers keep the PyTorch ops.
 """
@@ -18,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 SOURCES = sorted(str(p) for p in (Path(__file__).with_name("csrc")).glob("*.cpp"))
-# No FMA contraction: the quantization must be the same bits as its PyTorch form.
+# No FMA contraction: the int8 matmul must give the same bits as its PyTorch reference.
 CFLAGS = ["-O3", "-march=native", "-fopenmp", "-ffp-contract=off"]
 STALE_LOCK_S = 600  # a cold build takes about 30 s; a lock this old belongs to no live build
 log = logging.getLogger(__name__)

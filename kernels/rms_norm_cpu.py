@@ -8,7 +8,7 @@ from __future__ import annotations
 import torch
 
 from kernels import cpu_extension
-from kernels.rms_norm_ref import rms_norm_ref
+from kernels.rms_norm_ref import norm_scale, rms_norm_ref
 
 
 def rms_norm_cpu(x: torch.Tensor, weight: torch.Tensor, eps: float, weight_offset: float = 0.0,
@@ -18,7 +18,7 @@ def rms_norm_cpu(x: torch.Tensor, weight: torch.Tensor, eps: float, weight_offse
     if (kernels is None or x.device.type != "cpu" or x.dtype != torch.float32
             or (residual is not None and residual.dtype != torch.float32)):
         return rms_norm_ref(x, weight, eps, weight_offset, residual)
-    scale = weight.float() + weight_offset if weight_offset else weight.float()
+    scale = norm_scale(weight, weight_offset)
     shape = x.shape
     x2 = x.reshape(-1, shape[-1]).contiguous()
     res2 = None if residual is None else residual.reshape(-1, shape[-1]).contiguous()

@@ -12,6 +12,11 @@ def _scalar(value: float, device: torch.device) -> torch.Tensor:
     return torch.tensor(value, dtype=torch.float32, device=device)
 
 
+def norm_scale(weight: torch.Tensor, weight_offset: float) -> torch.Tensor:
+    """``weight_offset + weight`` in fp32 (Gemma's ``1 + w``; no op for an offset of 0)."""
+    return weight.float() + weight_offset if weight_offset else weight.float()
+
+
 def rms_norm_ref(x: torch.Tensor, weight: torch.Tensor, eps: float, weight_offset: float = 0.0,
                  residual: torch.Tensor | None = None):
     """``y = x / rms(x) * (weight_offset + weight)``, computed in fp32 (Gemma uses offset 1.0).
@@ -21,7 +26,7 @@ def rms_norm_ref(x: torch.Tensor, weight: torch.Tensor, eps: float, weight_offse
     if residual is not None:
         x = x + residual
         residual = x
-    scale = weight.float() + weight_offset if weight_offset else weight.float()
+    scale = norm_scale(weight, weight_offset)
     if x.dtype == torch.float32:  # bit-identical to F.rms_norm (mean is sum, then div_), with ~3x fewer dispatches
         mean_square = torch.sum(x * x, -1, keepdim=True).div_(_scalar(float(x.shape[-1]), x.device))
         y = x * torch.rsqrt(mean_square.add_(_scalar(eps, x.device))) * scale

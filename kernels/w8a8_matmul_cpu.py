@@ -2,7 +2,8 @@
 
 `pack_weight` reorders an int8 weight ``[N, K]`` and its group scales ``[N, K // G]`` once, at load time,
 into tiles of 16 output channels with four consecutive inputs side by side (the layout of AVX-512 VNNI's
-dot product), stored plus 128 as uint8 (VNNI's unsigned operand), and fp16 scales. `w8a8_matmul` then gives the bits of `kernels.w8a8_matmul_ref`.
+dot product), stored plus 128 as uint8 (VNNI's unsigned operand), and fp16 scales. `w8a8_matmul` then
+gives the bits of `kernels.w8a8_matmul_ref`.
 """
 from __future__ import annotations
 

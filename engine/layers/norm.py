@@ -5,6 +5,7 @@ import torch
 from torch import nn
 
 from engine.layers.ops import KernelOps
+from kernels.rms_norm_ref import norm_scale
 
 
 class RMSNorm(nn.Module):
@@ -21,7 +22,7 @@ class RMSNorm(nn.Module):
         """``weight_offset + weight`` in fp32, computed once per weight rather than at every call."""
         source = (self.weight.data_ptr(), self.weight._version)
         if self._scale is None or self._scale_of != source:
-            self._scale, self._scale_of = self.weight.float() + self.weight_offset, source
+            self._scale, self._scale_of = norm_scale(self.weight, self.weight_offset), source
         return self._scale
 
     def forward(self, x: torch.Tensor, residual: torch.Tensor | None = None):

@@ -8,5 +8,4 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         py::arg("x"), py::arg("packed"), py::arg("packed_scale"), py::arg("out_features"), py::arg("act_group"), py::arg("bias"),
         py::arg("portable") = false);
   m.def("rms_norm", &rms_norm, "RMSNorm with an optional fused residual add: [y] or [y, x + residual]");
-  m.def("w8a8_has_vnni", &w8a8_has_vnni, "whether w8a8_matmul was built with AVX-512 VNNI");
 }

@@ -16,7 +16,5 @@ at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::
                        int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
                        bool portable);
 
-bool w8a8_has_vnni();
-
 std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, double eps,
                                  const std::optional<at::Tensor>& residual);

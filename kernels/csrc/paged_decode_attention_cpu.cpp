@@ -5,7 +5,7 @@
 // converts on the fly and keeps the scores of one (sequence, KV head) pair in a small buffer. Each pair is
 // one task, computed in a fixed order, so a sequence's result never depends on the rest of the batch.
 //
-// q [S, H, D] fp32; k_cache/v_cache [num_blocks, block_size, KVH, D] fp32 or bf16; block_tables [S, max_blocks]
+// q [S, H, D] fp32; k_cache/v_cache [num_blocks, block_size, KVH, D] fp32, fp16 or bf16; block_tables [S, max_blocks]
 // int32 (-1 = absent); context_lens [S] int32; keys at positions [max(0, ctx - window), ctx) (window <= 0: all).
 #include "cpu_kernels.h"
 
@@ -22,23 +22,8 @@
 
 namespace {
 
-// One cached key or value row as fp32 (exact for every cache dtype).
-template <typename KV>
-inline void widen(const KV* src, float* dst, int64_t n) {
-#pragma omp simd
-  for (int64_t d = 0; d < n; ++d) dst[d] = static_cast<float>(src[d]);
-}
-
 #if defined(__AVX512F__)
-template <>  // c10::Half's conversion is bit arithmetic the compiler does not vectorize; the hardware's is one op
-inline void widen<at::Half>(const at::Half* src, float* dst, int64_t n) {
-  int64_t d = 0;
-  for (; d + 16 <= n; d += 16)
-    _mm512_storeu_ps(dst + d, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + d))));
-  for (; d < n; ++d) dst[d] = static_cast<float>(src[d]);
-}
-
-// Sixteen cached values as fp32.
+// Sixteen cached values as fp32 (exact for every cache dtype).
 inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
 inline __m512 load16(const at::Half* p) {
   return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
@@ -47,7 +32,20 @@ inline __m512 load16(const at::BFloat16* p) {
   const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
   return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
 }
+#endif
 
+// One cached key or value row as fp32 (exact for every cache dtype). With AVX-512, sixteen at a time:
+// c10::Half's own conversion is bit arithmetic the compiler does not vectorize; the hardware's is one op.
+template <typename KV>
+inline void widen(const KV* src, float* dst, int64_t n) {
+  int64_t d = 0;
+#if defined(__AVX512F__)
+  for (; d + 16 <= n; d += 16) _mm512_storeu_ps(dst + d, load16(src + d));
+#endif
+  for (; d < n; ++d) dst[d] = static_cast<float>(src[d]);
+}
+
+#if defined(__AVX512F__)
 // scores[g * n + t] = scale * q_g . k_t for the kGroup query heads of one KV head (D a multiple of 16).
 // Two accumulators per head, so that eight FMA chains run side by side instead of one.
 template <int kGroup, typename KV, typename Slot>

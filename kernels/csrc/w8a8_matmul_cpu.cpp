@@ -170,14 +170,6 @@ void vnni_rows(const Problem& p, int64_t tile, int64_t row, int64_t rows, float*
 #endif
 }  // namespace
 
-bool w8a8_has_vnni() {
-#ifdef SUPPORTDESK_VNNI
-  return true;
-#else
-  return false;
-#endif
-}
-
 at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
                        int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
                        bool portable) {

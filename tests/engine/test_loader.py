@@ -211,7 +211,7 @@ def test_convert_writes_int8_cache(gguf_dir, cache_dir, capsys):
     assert sorted(p.name for p in path.iterdir()) == ["config.json", "embedding.safetensors", "model.safetensors",
                                                       "tokenizer.json"]
     meta = json.loads((path / "config.json").read_text())
-    assert "group of 32" in meta["quantization"]["weights"] and "group of 32" in meta["quantization"]["activations"]
+    assert "group of 32" in meta["quantization"]["weights"] and "group of 16" in meta["quantization"]["activations"]
     assert path.name == f"{meta['source']['sha256']}-int8-g32"
     assert ModelConfig.from_hf_dict(meta) == GGUFCheckpoint(gguf_dir / "llama.gguf").config
     assert [p.name for p in cache_dir.iterdir()] == [path.name]  # no temporary directory left over
