@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import torch
 
+from kernels.argmax_cpu import argmax_rows_cpu
+
 if TYPE_CHECKING:  # xgrammar is imported only when a request asks for JSON (about 0.7 s)
     from engine.grammar import GrammarState
 
@@ -184,9 +186,9 @@ def draw(probs: torch.Tensor, uniforms: torch.Tensor) -> torch.Tensor:
 
 
 def greedy(logits: torch.Tensor) -> torch.Tensor:
-    """Row-wise argmax (first index of the maximum). `max(dim).indices` is parallelised on the CPU where
-    `argmax` is not: 1.1 ms against 3.0 ms for 16 rows of Gemma's 262,144-token vocabulary."""
-    return logits.max(dim=-1).indices
+    """Row-wise argmax (first index of the maximum): the C++ kernel on the CPU (`kernels.argmax_cpu`),
+    ``max(dim).indices`` elsewhere."""
+    return argmax_rows_cpu(logits)
 
 
 class Sampler:

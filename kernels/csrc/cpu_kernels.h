@@ -18,3 +18,5 @@ at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::
 
 std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, double eps,
                                  const std::optional<at::Tensor>& residual);
+
+at::Tensor argmax_rows(const at::Tensor& logits);

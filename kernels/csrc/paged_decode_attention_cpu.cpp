@@ -23,6 +23,16 @@
 namespace {
 
 #if defined(__AVX512F__)
+// Cache rows are read in the order of the block table, so the hardware prefetcher stalls at every jump to the
+// next block; asking for the row this many positions ahead hides that (16 x ~450 positions x 18 layers:
+// ~25% faster; 1 and 2 ahead help less, 8 no more).
+constexpr int64_t kPrefetchRows = 4;
+
+// Ask for bytes [0, n) of p to be brought into L1.
+inline void prefetch(const void* p, int64_t n) {
+  for (int64_t b = 0; b < n; b += 64) _mm_prefetch(static_cast<const char*>(p) + b, _MM_HINT_T0);
+}
+
 // Sixteen cached values as fp32 (exact for every cache dtype).
 inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
 inline __m512 load16(const at::Half* p) {
@@ -52,6 +62,7 @@ template <int kGroup, typename KV, typename Slot>
 void score_keys_avx512(const float* qs, Slot key, int64_t n, int64_t D, float scale, float* scores) {
   for (int64_t t = 0; t < n; ++t) {
     const KV* k = key(t);
+    if (t + kPrefetchRows < n) prefetch(key(t + kPrefetchRows), D * int64_t(sizeof(KV)));
     __m512 even[kGroup], odd[kGroup];
     for (int g = 0; g < kGroup; ++g) even[g] = odd[g] = _mm512_setzero_ps();
     int64_t d = 0;
@@ -78,6 +89,7 @@ void weigh_values_block(const float* probs, Slot value, int64_t n, int64_t D, in
     for (int j = 0; j < kChunks; ++j) acc[g][j] = _mm512_setzero_ps();
   for (int64_t t = 0; t < n; ++t) {
     const KV* v = value(t) + d0;
+    if (t + kPrefetchRows < n) prefetch(value(t + kPrefetchRows) + d0, 16 * kChunks * int64_t(sizeof(KV)));
     __m512 vv[kChunks];
     for (int j = 0; j < kChunks; ++j) vv[j] = load16(v + 16 * j);
     for (int g = 0; g < kGroup; ++g) {

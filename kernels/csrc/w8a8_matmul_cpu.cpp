@@ -30,6 +30,9 @@ constexpr float kInt8Max = 127.f;
 constexpr float kMinAbsMax = 1e-30f;
 constexpr int64_t kTile = 16;  // output channels per packed tile
 constexpr int kRowBlock = 4;
+// The first row block reads each weight line from memory; asking for the line this far ahead keeps loads in
+// flight while the dots run (15-25% faster for 1 to 4 rows, ~10% for 16; 1 KB and 8 KB measured a bit worse).
+constexpr int64_t kPrefetchBytes = 2048;
 
 struct Problem {
   const int8_t* qx;     // [M, K] quantized activations
@@ -127,8 +130,11 @@ void vnni_block(const Problem& p, int64_t tile, int64_t row, float* acc) {
     for (int64_t i = 0; i < quads; ++i) {
       const int64_t quad = g * quads + i;
       __m512i w[kTiles];
-      for (int c = 0; c < kTiles; ++c)
-        w[c] = _mm512_loadu_si512(p.w + ((tile + c) * p.k + quad * 4) * kTile);
+      for (int c = 0; c < kTiles; ++c) {
+        const uint8_t* at = p.w + ((tile + c) * p.k + quad * 4) * kTile;
+        if (row == 0) _mm_prefetch(reinterpret_cast<const char*>(at) + kPrefetchBytes, _MM_HINT_T0);
+        w[c] = _mm512_loadu_si512(at);
+      }
       for (int r = 0; r < kRows; ++r) {
         int32_t four;
         std::memcpy(&four, p.qx + (row + r) * p.k + quad * 4, sizeof(four));
