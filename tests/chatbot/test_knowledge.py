@@ -112,6 +112,24 @@ def test_retrieval_top3(kb, lang):
     assert not misses
 
 
+
+# Questions that share their wording with a neighbouring section: the right one must come first, since a
+# single-fact question is answered from the top hit alone.
+TOP1_CASES = [
+    ("How long do I have to return a lamp?", "en", "returns.time-limit"),
+    ("How many days do I have to send it back?", "en", "returns.time-limit"),
+    ("How long does a refund take?", "en", "refunds.timing"),
+    ("我有多长时间可以退货？", "zh", "returns.time-limit"),
+    ("东西买了多长时间还能退？", "zh", "returns.time-limit"),
+    ("退款要多长时间？", "zh", "refunds.timing"),
+    ("多久能收到退款？", "zh", "refunds.timing"),
+]
+
+
+@pytest.mark.parametrize(("query", "lang", "expected_id"), TOP1_CASES)
+def test_retrieval_top1_between_look_alike_sections(kb, query, lang, expected_id):
+    assert kb.search(query, lang=lang, k=1)[0].section.id == expected_id
+
 def test_search_results_sorted_and_typed(kb):
     hits = kb.search("return shipping label fee refund", k=5)
     assert 0 < len(hits) <= 5
