@@ -15,6 +15,8 @@ from collections import OrderedDict
 from engine.sequence import Sequence
 
 FULL, SLIDING = "full", "sliding"
+# Full blocks that sequences scheduled in the current step are computing: hash -> {group: block id}.
+InStepBlocks = dict[bytes, dict[str, int]]
 
 
 def chain_hash(parent: bytes, token_ids: list[int]) -> bytes:
@@ -103,27 +105,49 @@ class BlockManager:
         """First logical block a sliding layer still reads when the next query is at ``num_computed``."""
         return max(0, num_computed - self.sliding_window + 1) // self.block_size
 
-    def cached_prefix_blocks(self, seq: Sequence) -> dict[str, list[int]]:
-        """Physical blocks of the longest reusable cached prefix (always leaves one token to compute)."""
+    def cached_prefix_blocks(self, seq: Sequence, in_step: InStepBlocks | None = None) -> dict[str, list[int]]:
+        """Physical blocks of the longest reusable cached prefix (always leaves one token to compute).
+
+        ``in_step`` (from `blocks_completed_in_step`) adds the blocks that sequences already scheduled in
+        this step are computing: every layer stores the whole batch's keys and values before any token
+        attends, so a sequence admitted in the same step may read them as if they were cached.
+        """
         if not self.enable_prefix_caching:
             return {}
+        in_step = in_step or {}
         hashes = self.compute_hashes(seq)[: (seq.num_tokens - 1) // self.block_size]
-        full_pool = self.pools[FULL]
+
+        def lookup(group: str, h: bytes) -> int | None:
+            block_id = self.pools[group].lookup(h)
+            return block_id if block_id is not None else in_step.get(h, {}).get(group)
+
         full_ids: list[int] = []
         for h in hashes:
-            block_id = full_pool.lookup(h)
+            block_id = lookup(FULL, h)
             if block_id is None:
                 break
             full_ids.append(block_id)
-        sliding = self.pools.get(SLIDING)
+        if SLIDING not in self.pools:
+            return {FULL: full_ids}
         for num_blocks in range(len(full_ids), -1, -1):
-            if sliding is None:
-                return {FULL: full_ids[:num_blocks]}
             first = self._first_needed_block(num_blocks * self.block_size)
-            sliding_ids = [sliding.lookup(h) for h in hashes[first:num_blocks]]
-            if all(b is not None for b in sliding_ids):
+            sliding_ids = [lookup(SLIDING, h) for h in hashes[first:num_blocks]]
+            if all(b is not None and b >= 0 for b in sliding_ids):
                 return {FULL: full_ids[:num_blocks], SLIDING: [-1] * first + sliding_ids}
         return {}
+
+    def blocks_completed_in_step(self, seq: Sequence, num_new_tokens: int) -> InStepBlocks:
+        """The full blocks, not yet cached, that computing ``num_new_tokens`` more tokens of ``seq`` this
+        step completes: hash to physical block per group. Call after the step's slots are allocated."""
+        if not self.enable_prefix_caching:
+            return {}
+        hashes = self.compute_hashes(seq)
+        done = min(len(hashes), (seq.num_computed_tokens + num_new_tokens) // self.block_size)
+        blocks: InStepBlocks = {}
+        for i in range(seq.num_computed_tokens // self.block_size, done):
+            if self.pools[FULL].lookup(hashes[i]) is None:
+                blocks[hashes[i]] = {group: table[i] for group, table in seq.block_tables.items()}
+        return blocks
 
     def _num_new_blocks(self, group: str, table_len: int, num_computed: int, num_new_tokens: int) -> int:
         needed = -(-(num_computed + num_new_tokens) // self.block_size)

@@ -4,8 +4,10 @@ Every step, running sequences go first (a decode token each, or the next chunk o
 then waiting sequences are admitted in arrival order while the token budget, ``max_num_seqs``
 and free KV blocks allow. Prompts are chunked so a long prompt never stalls running decodes.
 When blocks run out, the newest running sequence is preempted and later recomputed. A waiting
-sequence whose next uncached block is being prefilled right now by another sequence waits one
-step, so requests sharing a prefix (the SoT expansions of one answer) compute it only once.
+sequence shares the blocks that sequences scheduled in the same step are computing (every layer
+stores the whole batch's keys and values before any token attends), and waits a step only when its
+next uncached block is one that another sequence will prefill in a later chunk; so requests sharing
+a prefix (the SoT expansions of one answer) compute it only once, and all in one step.
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import time
 from collections import deque
 from typing import NamedTuple
 
-from engine.block_manager import BlockManager
+from engine.block_manager import BlockManager, InStepBlocks
 from engine.sequence import Sequence, SequenceStatus
 
 
@@ -84,15 +86,19 @@ class Scheduler:
 
     def _admit_waiting(self, scheduled: list[tuple[Sequence, int]], budget: int) -> None:
         bm = self.block_manager
-        pending = set().union(*(self._uncomputed_prompt_hashes(s) for s, _ in scheduled if s.is_prefilling))
+        in_step: InStepBlocks = {}  # blocks being computed this step, shared at once
+        later: set[bytes] = set()  # prompt blocks that scheduled sequences compute in a later step
+        for s, n in scheduled:
+            if s.is_prefilling:
+                self._note_prefill(s, n, in_step, later)
         deferred: list[Sequence] = []
         while self.waiting and budget > 0 and len(self.running) < self.max_num_seqs:
             seq = self.waiting[0]
-            cached = bm.cached_prefix_blocks(seq)
+            cached = bm.cached_prefix_blocks(seq, in_step)
             num_cached = len(cached.get("full", [])) * bm.block_size
             next_block = num_cached // bm.block_size
-            if next_block < len(seq.block_hashes) and seq.block_hashes[next_block] in pending:
-                deferred.append(self.waiting.popleft())  # another sequence is prefilling this block now
+            if next_block < len(seq.block_hashes) and seq.block_hashes[next_block] in later:
+                deferred.append(self.waiting.popleft())  # another sequence prefills this block in a later step
                 continue
             num_new = min(seq.num_tokens - num_cached, budget)
             # Keep one free block per running sequence so admissions do not force preemptions.
@@ -104,14 +110,15 @@ class Scheduler:
             self.running.append(seq)
             scheduled.append((seq, num_new))
             budget -= num_new
-            pending |= self._uncomputed_prompt_hashes(seq)
+            self._note_prefill(seq, num_new, in_step, later)
         self.waiting.extendleft(reversed(deferred))
 
-    def _uncomputed_prompt_hashes(self, seq: Sequence) -> set[bytes]:
-        if not self.block_manager.enable_prefix_caching:
-            return set()
-        hashes = self.block_manager.compute_hashes(seq)
-        return set(hashes[seq.num_computed_tokens // self.block_manager.block_size:])
+    def _note_prefill(self, seq: Sequence, num_new: int, in_step: InStepBlocks, later: set[bytes]) -> None:
+        """Record the prompt blocks a prefilling sequence completes this step and those it leaves for later."""
+        bm = self.block_manager
+        in_step.update(bm.blocks_completed_in_step(seq, num_new))
+        if bm.enable_prefix_caching:
+            later.update(bm.compute_hashes(seq)[(seq.num_computed_tokens + num_new) // bm.block_size:])
 
     def _preempt(self, seq: Sequence) -> None:
         """Preemption by recompute: drop the blocks; the sequence re-enters the front of the queue."""

@@ -51,13 +51,18 @@ def test_shared_prefix_is_prefilled_once(tiny_checkpoints, tmp_path):
     prefix = _prompts(1, seed=6, lo=300, hi=301)[0]
     suffixes = _prompts(4, seed=7, lo=5, hi=12)
     prompts = [prefix + s for s in suffixes]
-    before = llm.engine.metrics.num_prefill_tokens
+    before, steps_before = llm.engine.metrics.num_prefill_tokens, llm.engine.metrics.num_steps
     outs = llm.generate(prompts, SamplingParams(max_tokens=4, ignore_eos=True))
     computed = llm.engine.metrics.num_prefill_tokens - before
     block = llm.engine.config.block_size
     # The prefix once, then each request only its suffix (plus the prefix's partial last block).
     assert computed <= len(prefix) + sum(len(s) + block for s in suffixes)
     assert sum(o.num_cached_tokens for o in outs) >= 3 * (len(prefix) - block)
+    # The three sharers read the prefix blocks in the very step that computes them; same tokens as without sharing.
+    assert llm.engine.metrics.num_steps - steps_before == 4  # one step prefills all four, three decode
+    plain = make_llm(tiny_checkpoints["llama"], tmp_path, enable_prefix_caching=False)
+    expected = plain.generate(prompts, SamplingParams(max_tokens=4, ignore_eos=True))
+    assert [o.token_ids for o in outs] == [o.token_ids for o in expected]
 
 
 def test_sliding_window_blocks_are_released(tiny_checkpoints, tmp_path):

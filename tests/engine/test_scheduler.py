@@ -54,3 +54,36 @@ def test_bounded_waiting_queue_rejects():
     sched.add(Sequence("b", [1], SamplingParams()))
     with pytest.raises(QueueFullError):
         sched.add(Sequence("c", [1], SamplingParams()))
+
+
+def test_shared_prefix_is_computed_once_in_one_step():
+    """Requests arriving together share the prefix blocks the first one computes in that same step."""
+    sched = _sched(budget=64)
+    prefix = list(range(100, 112))  # three full blocks of 4
+    seqs = [Sequence(str(i), prefix + [i, i + 1], SamplingParams()) for i in range(3)]
+    for seq in seqs:
+        sched.add(seq)
+    batch = sched.schedule()
+    assert batch.seqs == seqs and batch.num_new_tokens == [14, 2, 2]
+    first = seqs[0].block_tables["full"][:3]
+    assert all(s.block_tables["full"][:3] == first for s in seqs) and seqs[1].num_cached_tokens == 12
+    _complete(sched, batch)
+    for seq in seqs:
+        sched.finish(seq, "stop")
+    assert sched.block_manager.num_referenced_blocks() == 0
+
+
+def test_shared_prefix_waits_for_a_chunked_owner():
+    """With the prefix split over chunks, a sharer waits for the chunk that completes what it needs."""
+    sched = _sched(budget=8)
+    prefix = list(range(100, 112))
+    owner, sharer = Sequence("a", prefix + [1, 2], SamplingParams()), Sequence("b", prefix + [3, 4], SamplingParams())
+    sched.add(owner)
+    sched.add(sharer)
+    batch = sched.schedule()
+    assert batch.seqs == [owner] and batch.num_new_tokens == [8]  # blocks 0-1 now, block 2 next step
+    _complete(sched, batch)
+    batch = sched.schedule()
+    assert batch.seqs == [owner, sharer] and batch.num_new_tokens == [6, 2]
+    assert sharer.num_cached_tokens == 12
+
