@@ -123,29 +123,18 @@ def paged_prefill_attention_ref(q: torch.Tensor, k_cache: torch.Tensor, v_cache:
     num_heads, head_dim = q.shape[1], q.shape[2]
     block_size, num_kv_heads = k_cache.shape[1], k_cache.shape[2]
     group = num_heads // num_kv_heads
+    dtype = q.dtype if q.dtype != torch.float16 or q.is_cuda else torch.float32
+    plan = _STEP_CACHE.get((cu_seqlens_q, context_lens, block_tables), (block_size, sliding_window, group, dtype),
+                           lambda: _prefill_plan(cu_seqlens_q, context_lens, block_tables, block_size, sliding_window,
+                                                 group, dtype))
     out = torch.empty_like(q)
-    starts = cu_seqlens_q.tolist()
-    ctx_lens = context_lens.tolist()
-    for i, ctx in enumerate(ctx_lens):
-        lo, hi = starts[i], starts[i + 1]
+    for lo, hi, block_ids, mask in plan:
         num_new = hi - lo
-        if num_new == 0:
-            continue
-        first_key = 0 if sliding_window is None else max(0, ctx - num_new - sliding_window + 1)
-        first_block, last_block = first_key // block_size, (ctx - 1) // block_size
-        block_ids = block_tables[i, first_block:last_block + 1].to(torch.long).clamp(min=0)
         keys = _gather_blocks(k_cache, block_ids)  # [T, KVH, D]
         values = _gather_blocks(v_cache, block_ids)
-        key_pos = first_block * block_size + torch.arange(keys.shape[0], device=q.device)
-        query_pos = ctx - num_new + torch.arange(num_new, device=q.device)
-        allowed = key_pos[None, :] <= query_pos[:, None]
-        if sliding_window is not None:
-            allowed &= key_pos[None, :] > query_pos[:, None] - sliding_window
         # [KVH, new*G, D] queries against [KVH, T, D] keys: K/V are never expanded per query head.
         qi = q[lo:hi].view(num_new, num_kv_heads, group, head_dim).permute(1, 0, 2, 3)
         qi = qi.reshape(1, num_kv_heads, num_new * group, head_dim)
-        mask = allowed.repeat_interleave(group, dim=0)
-        dtype = q.dtype if q.dtype != torch.float16 or q.is_cuda else torch.float32
         o = F.scaled_dot_product_attention(
             qi.to(dtype), keys.permute(1, 0, 2)[None].to(dtype), values.permute(1, 0, 2)[None].to(dtype),
             attn_mask=mask, scale=scale,
@@ -153,3 +142,28 @@ def paged_prefill_attention_ref(q: torch.Tensor, k_cache: torch.Tensor, v_cache:
         o = o.view(num_kv_heads, num_new, group, head_dim).permute(1, 0, 2, 3)
         out[lo:hi] = o.reshape(num_new, num_heads, head_dim).to(q.dtype)
     return out
+
+
+def _prefill_plan(cu_seqlens_q: torch.Tensor, context_lens: torch.Tensor, block_tables: torch.Tensor,
+                  block_size: int, sliding_window: int | None, group: int, dtype: torch.dtype) -> list[tuple]:
+    """Per sequence with new tokens: its query rows ``lo:hi``, the physical blocks to gather and the additive
+    causal (and window) mask ``[new * group, T]`` in ``dtype``; the same for every layer of one step."""
+    plan = []
+    starts = cu_seqlens_q.tolist()
+    for i, ctx in enumerate(context_lens.tolist()):
+        lo, hi = starts[i], starts[i + 1]
+        num_new = hi - lo
+        if num_new == 0:
+            continue
+        first_key = 0 if sliding_window is None else max(0, ctx - num_new - sliding_window + 1)
+        first_block, last_block = first_key // block_size, (ctx - 1) // block_size
+        block_ids = block_tables[i, first_block:last_block + 1].to(torch.long).clamp(min=0)
+        device = block_tables.device
+        key_pos = first_block * block_size + torch.arange((last_block + 1 - first_block) * block_size, device=device)
+        query_pos = ctx - num_new + torch.arange(num_new, device=device)
+        allowed = key_pos[None, :] <= query_pos[:, None]
+        if sliding_window is not None:
+            allowed &= key_pos[None, :] > query_pos[:, None] - sliding_window
+        mask = torch.zeros(allowed.shape, dtype=dtype, device=device).masked_fill_(~allowed, float("-inf"))
+        plan.append((lo, hi, block_ids, mask.repeat_interleave(group, dim=0)))
+    return plan
