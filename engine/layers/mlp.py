@@ -2,22 +2,22 @@
 from __future__ import annotations
 
 import torch
-import torch.nn.functional as F
 from torch import nn
+
+from engine.layers.ops import KernelOps
+from kernels.act_and_mul_ref import ACTIVATIONS
 
 
 class GatedMLP(nn.Module):
-    """GeGLU (tanh GELU, Gemma) or SwiGLU (SiLU, Llama/Qwen2)."""
+    """GeGLU (tanh GELU, Gemma) or SwiGLU (SiLU, Llama/Qwen2); the activation and product are one kernel."""
 
-    def __init__(self, hidden_size: int, intermediate_size: int, activation: str) -> None:
+    def __init__(self, hidden_size: int, intermediate_size: int, activation: str, ops: KernelOps) -> None:
         super().__init__()
-        if activation not in ("gelu_tanh", "silu"):
+        if activation not in ACTIVATIONS:
             raise ValueError(f"unknown activation {activation!r}")
         self.gate_up_proj = nn.Linear(hidden_size, 2 * intermediate_size, bias=False)
         self.down_proj = nn.Linear(intermediate_size, hidden_size, bias=False)
-        self.activation = activation
+        self.activation, self.ops = activation, ops
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        gate, up = self.gate_up_proj(x).chunk(2, dim=-1)
-        gate = F.gelu(gate, approximate="tanh") if self.activation == "gelu_tanh" else F.silu(gate)
-        return self.down_proj(gate * up)
+        return self.down_proj(self.ops.act_and_mul(self.gate_up_proj(x), self.activation))

@@ -5,20 +5,23 @@ from typing import Callable, NamedTuple
 
 import torch
 
+from kernels.act_and_mul_ref import act_and_mul_ref
 from kernels.attention_ref import paged_decode_attention_ref, paged_prefill_attention_ref, store_kv_ref
 from kernels.rms_norm_ref import rms_norm_ref
 
 
 class KernelOps(NamedTuple):
-    """The four kernels the model calls, all with the reference signatures."""
+    """The kernels the model calls, all with the reference signatures."""
 
     store_kv: Callable
     paged_decode_attention: Callable
     paged_prefill_attention: Callable
     rms_norm: Callable
+    act_and_mul: Callable
 
 
-TORCH_OPS = KernelOps(store_kv_ref, paged_decode_attention_ref, paged_prefill_attention_ref, rms_norm_ref)
+TORCH_OPS = KernelOps(store_kv_ref, paged_decode_attention_ref, paged_prefill_attention_ref, rms_norm_ref,
+                      act_and_mul_ref)
 
 
 def triton_ops() -> KernelOps:
@@ -28,19 +31,22 @@ def triton_ops() -> KernelOps:
     from kernels.rms_norm import rms_norm
     from kernels.store_kv import store_kv
 
-    return KernelOps(store_kv, paged_decode_attention, paged_prefill_attention, rms_norm)
+    return TORCH_OPS._replace(store_kv=store_kv, paged_decode_attention=paged_decode_attention,
+                              paged_prefill_attention=paged_prefill_attention, rms_norm=rms_norm)
 
 
 def cpu_ops() -> KernelOps:
-    """The PyTorch references with the C++ paged decode attention and RMSNorm, where they build
-    (`kernels.cpu_extension`)."""
+    """The PyTorch references with the C++ paged decode attention, RMSNorm and gated activation, where
+    they build (`kernels.cpu_extension`)."""
     from kernels import cpu_extension
+    from kernels.act_and_mul_cpu import act_and_mul_cpu
     from kernels.paged_decode_attention_cpu import paged_decode_attention_cpu
     from kernels.rms_norm_cpu import rms_norm_cpu
 
     if cpu_extension.load() is None:
         return TORCH_OPS
-    return TORCH_OPS._replace(paged_decode_attention=paged_decode_attention_cpu, rms_norm=rms_norm_cpu)
+    return TORCH_OPS._replace(paged_decode_attention=paged_decode_attention_cpu, rms_norm=rms_norm_cpu,
+                              act_and_mul=act_and_mul_cpu)
 
 
 def select_ops(device: torch.device, backend: str = "auto") -> KernelOps:

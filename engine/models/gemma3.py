@@ -22,7 +22,7 @@ class Gemma3DecoderLayer(nn.Module):
         self.self_attn = SelfAttention(
             config.hidden_size, config.num_heads, config.num_kv_heads, config.head_dim, config.attention_scale,
             config.layer_window(layer_id), ops, qk_norm_eps=eps, norm_offset=off)
-        self.mlp = GatedMLP(config.hidden_size, config.intermediate_size, "gelu_tanh")
+        self.mlp = GatedMLP(config.hidden_size, config.intermediate_size, "gelu_tanh", ops)
         self.input_layernorm = RMSNorm(config.hidden_size, eps, off, ops)
         self.post_attention_layernorm = RMSNorm(config.hidden_size, eps, off, ops)
         self.pre_feedforward_layernorm = RMSNorm(config.hidden_size, eps, off, ops)

@@ -19,7 +19,7 @@ class LlamaDecoderLayer(nn.Module):
         self.self_attn = SelfAttention(
             config.hidden_size, config.num_heads, config.num_kv_heads, config.head_dim, config.attention_scale,
             config.layer_window(layer_id), ops, qkv_bias=config.attention_bias)
-        self.mlp = GatedMLP(config.hidden_size, config.intermediate_size, "silu")
+        self.mlp = GatedMLP(config.hidden_size, config.intermediate_size, "silu", ops)
         self.input_layernorm = RMSNorm(config.hidden_size, config.rms_norm_eps, 0.0, ops)
         self.post_attention_layernorm = RMSNorm(config.hidden_size, config.rms_norm_eps, 0.0, ops)
 

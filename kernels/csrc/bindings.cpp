@@ -8,5 +8,6 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         py::arg("x"), py::arg("packed"), py::arg("packed_scale"), py::arg("out_features"), py::arg("act_group"), py::arg("bias"),
         py::arg("portable") = false);
   m.def("argmax_rows", &argmax_rows, "Row-wise first index of the maximum of fp32 logits (NaN counts as the maximum)");
+  m.def("act_and_mul", &act_and_mul, "act(gate) * up of [gate | up] rows; act 0: tanh GELU, 1: SiLU");
   m.def("rms_norm", &rms_norm, "RMSNorm with an optional fused residual add: [y] or [y, x + residual]");
 }

@@ -20,3 +20,5 @@ std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, d
                                  const std::optional<at::Tensor>& residual);
 
 at::Tensor argmax_rows(const at::Tensor& logits);
+
+at::Tensor act_and_mul(const at::Tensor& x, int64_t act);
