@@ -2,8 +2,9 @@
 //
 // The PyTorch reference gathers each sequence's blocks into a new tensor, converts it to fp32 and then
 // multiplies: three passes over the keys and values. This kernel reads every key and value once, in place,
-// converts on the fly and keeps the scores of one (sequence, KV head) pair in a small buffer. Each pair is
-// one task, computed in a fixed order, so a sequence's result never depends on the rest of the batch.
+// converts on the fly and keeps the scores of one span of positions in a small buffer. Each (sequence,
+// KV head) pair is cut into spans of a fixed length, one task each, merged in a fixed order, so a sequence's
+// result never depends on the rest of the batch.
 //
 // q [S, H, D] fp32; k_cache/v_cache [num_blocks, block_size, KVH, D] fp32, fp16 or bf16; block_tables [S, max_blocks]
 // int32 (-1 = absent); context_lens [S] int32; keys at positions [max(0, ctx - window), ctx) (window <= 0: all).
@@ -132,31 +133,48 @@ bool attend_avx512(int64_t group, int phase, const float* in, Slot row, int64_t 
 }
 #endif
 
+// Split-K: each (sequence, KV head) pair is cut into spans of kSplitPositions positions, one task each, so a
+// single sequence keeps both cores busy; a span leaves its running max, its sum of exps and its unnormalized
+// weighted values, and the spans are merged in order. The spans depend only on the sequence's own context,
+// so its result is the same bits alone or in any batch.
+constexpr int64_t kSplitPositions = 64;
+
 template <typename KV>
 void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t* block_tables,
             const int32_t* context_lens, float* out, int64_t num_seqs, int64_t num_heads, int64_t num_kv_heads,
             int64_t head_dim, int64_t block_size, int64_t max_blocks, float scale, int64_t window) {
   const int64_t group = num_heads / num_kv_heads;
   const int64_t D = head_dim;
-  at::parallel_for(0, num_seqs * num_kv_heads, 1, [&](int64_t begin, int64_t end) {
-    std::vector<float> scores, acc(group * D), row(D);
-    std::vector<int64_t> offsets;  // each position's row in the cache: no division per position and pass
+  const int64_t num_pairs = num_seqs * num_kv_heads;
+  auto first_position = [&](int64_t seq) {
+    return window > 0 ? std::max<int64_t>(0, context_lens[seq] - window) : int64_t(0);
+  };
+  std::vector<int64_t> first_task(num_pairs + 1, 0);  // tasks of pair p: [first_task[p], first_task[p + 1])
+  for (int64_t pair = 0; pair < num_pairs; ++pair) {
+    const int64_t seq = pair / num_kv_heads, n = context_lens[seq] - first_position(seq);
+    first_task[pair + 1] = first_task[pair] + std::max<int64_t>(1, (n + kSplitPositions - 1) / kSplitPositions);
+  }
+  const int64_t stride = group * D + 2 * group;  // per task: weighted values [group][D], max [group], sum [group]
+  std::vector<float> partial(first_task[num_pairs] * stride);
+  at::parallel_for(0, first_task[num_pairs], 1, [&](int64_t begin, int64_t end) {
+    std::vector<float> scores(group * kSplitPositions), row(D);
+    std::vector<int64_t> offsets(kSplitPositions);  // each position's row in the cache
     for (int64_t task = begin; task < end; ++task) {
-      const int64_t seq = task / num_kv_heads, kv_head = task % num_kv_heads;
-      const int64_t ctx = context_lens[seq];
-      const int64_t first = window > 0 ? std::max<int64_t>(0, ctx - window) : 0;
-      const int64_t n = ctx - first;
+      const int64_t pair = std::upper_bound(first_task.begin(), first_task.end(), task) - first_task.begin() - 1;
+      const int64_t seq = pair / num_kv_heads, kv_head = pair % num_kv_heads;
+      const int64_t lo = first_position(seq) + (task - first_task[pair]) * kSplitPositions;
+      const int64_t n = std::min<int64_t>(kSplitPositions, context_lens[seq] - lo);
       const float* qs = q + (seq * num_heads + kv_head * group) * D;
       const int32_t* table = block_tables + seq * max_blocks;
-      offsets.resize(n);
-      for (int64_t t = 0, block = first / block_size, in_block = first % block_size; t < n; ++t) {
+      for (int64_t t = 0, block = lo / block_size, in_block = lo % block_size; t < n; ++t) {
         offsets[t] = ((table[block] * block_size + in_block) * num_kv_heads + kv_head) * D;
         if (++in_block == block_size) in_block = 0, ++block;
       }
-      scores.assign(group * n, 0.f);
       auto key = [&](int64_t t) { return k_cache + offsets[t]; };
       auto value = [&](int64_t t) { return v_cache + offsets[t]; };
-      float* out_heads = out + (seq * num_heads + kv_head * group) * D;
+      float* acc = partial.data() + task * stride;
+      float* max_out = acc + group * D;
+      float* sum_out = max_out + group;
 #if defined(__AVX512F__)
       const bool vector_scores = attend_avx512<KV>(group, 0, qs, key, n, D, scale, scores.data());
 #else
@@ -172,31 +190,54 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
           scores[g * n + t] = dot * scale;
         }
       }
-      for (int64_t g = 0; g < group; ++g) {
-        float* s = scores.data() + g * n;
+      for (int64_t g = 0; g < group; ++g) {  // unnormalized: exp(score - span max)
+        float* sg = scores.data() + g * n;
         float max_score = -INFINITY, sum = 0.f;
-        for (int64_t t = 0; t < n; ++t) max_score = std::max(max_score, s[t]);
+        for (int64_t t = 0; t < n; ++t) max_score = std::max(max_score, sg[t]);
         for (int64_t t = 0; t < n; ++t) {
-          s[t] = std::exp(s[t] - max_score);
-          sum += s[t];
+          sg[t] = std::exp(sg[t] - max_score);
+          sum += sg[t];
         }
-        const float inv = 1.f / sum;
-        for (int64_t t = 0; t < n; ++t) s[t] *= inv;
+        max_out[g] = max_score;
+        sum_out[g] = sum;
       }
 #if defined(__AVX512F__)
-      if (attend_avx512<KV>(group, 1, scores.data(), value, n, D, scale, out_heads)) continue;
+      if (attend_avx512<KV>(group, 1, scores.data(), value, n, D, scale, acc)) continue;
 #endif
-      std::fill(acc.begin(), acc.end(), 0.f);
+      std::fill(acc, acc + group * D, 0.f);
       for (int64_t t = 0; t < n; ++t) {
         widen(value(t), row.data(), D);
         for (int64_t g = 0; g < group; ++g) {
           const float p = scores[g * n + t];
-          float* a = acc.data() + g * D;
+          float* a = acc + g * D;
 #pragma omp simd
           for (int64_t d = 0; d < D; ++d) a[d] += p * row[d];
         }
       }
-      std::copy(acc.begin(), acc.end(), out_heads);
+    }
+  });
+  at::parallel_for(0, num_pairs, 1, [&](int64_t begin, int64_t end) {  // merge each pair's spans, in order
+    for (int64_t pair = begin; pair < end; ++pair) {
+      const int64_t seq = pair / num_kv_heads, kv_head = pair % num_kv_heads;
+      float* out_heads = out + (seq * num_heads + kv_head * group) * D;
+      for (int64_t g = 0; g < group; ++g) {
+        float max_score = -INFINITY, sum = 0.f;
+        for (int64_t task = first_task[pair]; task < first_task[pair + 1]; ++task)
+          max_score = std::max(max_score, partial[task * stride + group * D + g]);
+        float* o = out_heads + g * D;
+        std::fill(o, o + D, 0.f);
+        for (int64_t task = first_task[pair]; task < first_task[pair + 1]; ++task) {
+          const float* span = partial.data() + task * stride;
+          const float weight = std::exp(span[group * D + g] - max_score);
+          sum += weight * span[group * D + group + g];
+          const float* a = span + g * D;
+#pragma omp simd
+          for (int64_t d = 0; d < D; ++d) o[d] += weight * a[d];
+        }
+        const float inv = 1.f / sum;
+#pragma omp simd
+        for (int64_t d = 0; d < D; ++d) o[d] *= inv;
+      }
     }
   });
 }
