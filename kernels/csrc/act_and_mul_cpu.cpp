@@ -19,7 +19,7 @@
 namespace {
 constexpr float kGeluScale = 1.5957691216057308f;  // 2 * sqrt(2 / pi)
 constexpr float kGeluCubic = 0.044715f;
-constexpr float kExpLow = -88.3762626647949f;  // e^x below this is 0 for fp32
+constexpr float kExpLow = -88.3762626647949f;  // e^x below this is under fp32's smallest normal number
 constexpr float kExpHigh = 89.f;  // above 88.72, e^x overflows to inf, as it must: x / (1 + inf) = 0
 
 inline float sigmoid_argument(float x, int64_t act) {
