@@ -7,6 +7,7 @@ import torch
 
 from kernels.act_and_mul_ref import act_and_mul_ref
 from kernels.attention_ref import paged_decode_attention_ref, paged_prefill_attention_ref, store_kv_ref
+from kernels.qk_norm_rope_ref import qk_norm_rope_ref
 from kernels.rms_norm_ref import rms_norm_ref
 
 
@@ -18,10 +19,11 @@ class KernelOps(NamedTuple):
     paged_prefill_attention: Callable
     rms_norm: Callable
     act_and_mul: Callable
+    qk_norm_rope: Callable
 
 
 TORCH_OPS = KernelOps(store_kv_ref, paged_decode_attention_ref, paged_prefill_attention_ref, rms_norm_ref,
-                      act_and_mul_ref)
+                      act_and_mul_ref, qk_norm_rope_ref)
 
 
 def triton_ops() -> KernelOps:
@@ -36,17 +38,18 @@ def triton_ops() -> KernelOps:
 
 
 def cpu_ops() -> KernelOps:
-    """The PyTorch references with the C++ paged decode attention, RMSNorm and gated activation, where
-    they build (`kernels.cpu_extension`)."""
+    """The PyTorch references with the C++ paged decode attention, RMSNorm, gated activation and Q/K norm
+    with RoPE, where they build (`kernels.cpu_extension`)."""
     from kernels import cpu_extension
     from kernels.act_and_mul_cpu import act_and_mul_cpu
+    from kernels.qk_norm_rope_cpu import qk_norm_rope_cpu
     from kernels.paged_decode_attention_cpu import paged_decode_attention_cpu
     from kernels.rms_norm_cpu import rms_norm_cpu
 
     if cpu_extension.load() is None:
         return TORCH_OPS
     return TORCH_OPS._replace(paged_decode_attention=paged_decode_attention_cpu, rms_norm=rms_norm_cpu,
-                              act_and_mul=act_and_mul_cpu)
+                              act_and_mul=act_and_mul_cpu, qk_norm_rope=qk_norm_rope_cpu)
 
 
 def select_ops(device: torch.device, backend: str = "auto") -> KernelOps:

@@ -7,7 +7,6 @@ from torch import nn
 from engine.layers.attention import AttentionMetadata, PagedAttention
 from engine.layers.norm import RMSNorm
 from engine.layers.ops import KernelOps
-from engine.layers.rotary import apply_rope
 
 
 class SelfAttention(nn.Module):
@@ -26,15 +25,14 @@ class SelfAttention(nn.Module):
             self.q_norm = RMSNorm(head_dim, qk_norm_eps, norm_offset, ops)
             self.k_norm = RMSNorm(head_dim, qk_norm_eps, norm_offset, ops)
         self.attn = PagedAttention(num_heads, num_kv_heads, head_dim, scale, sliding_window, ops)
+        self.ops = ops
 
     def forward(self, x: torch.Tensor, rope: tuple[torch.Tensor, torch.Tensor], meta: AttentionMetadata) -> torch.Tensor:
         num_tokens = x.shape[0]
-        q, k, v = self.qkv_proj(x).split([self.q_size, self.kv_size, self.kv_size], dim=-1)
-        q = q.reshape(num_tokens, self.num_heads, self.head_dim)
-        k = k.reshape(num_tokens, self.num_kv_heads, self.head_dim)
-        v = v.reshape(num_tokens, self.num_kv_heads, self.head_dim)
+        norms = (None, None, 0.0)
         if self.q_norm is not None:
-            q, k = self.q_norm(q), self.k_norm(k)
-        q, k = apply_rope(q, *rope), apply_rope(k, *rope)
+            norms = (self.q_norm.scale(), self.k_norm.scale(), self.q_norm.eps)
+        q, k, v = self.ops.qk_norm_rope(self.qkv_proj(x).reshape(num_tokens, -1), self.num_heads, self.num_kv_heads,
+                                        *norms, *rope)
         out = self.attn(q, k, v, meta)
         return self.o_proj(out.reshape(num_tokens, self.q_size))

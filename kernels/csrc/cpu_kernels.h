@@ -6,8 +6,20 @@
 #include <ATen/ops/empty.h>
 #include <ATen/ops/empty_like.h>
 
+#include <cmath>
 #include <optional>
 #include <vector>
+
+// One RMSNorm row: out = x / sqrt(mean(x^2) + eps) * scale. Shared by the RMSNorm and the Q/K-norm + RoPE
+// kernels, so that both give the same bits.
+inline void rms_norm_row(const float* x, const float* scale, float eps, int64_t dim, float* out) {
+  float squares = 0.f;
+#pragma omp simd reduction(+ : squares)
+  for (int64_t d = 0; d < dim; ++d) squares += x[d] * x[d];
+  const float inv = 1.f / std::sqrt(squares / static_cast<float>(dim) + eps);
+#pragma omp simd
+  for (int64_t d = 0; d < dim; ++d) out[d] = x[d] * inv * scale[d];
+}
 
 at::Tensor paged_decode_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
                                   at::Tensor context_lens, double scale, int64_t window);
@@ -22,3 +34,7 @@ std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, d
 at::Tensor argmax_rows(const at::Tensor& logits);
 
 at::Tensor act_and_mul(const at::Tensor& x, int64_t act);
+
+std::vector<at::Tensor> qk_norm_rope(const at::Tensor& qkv, int64_t num_heads, int64_t num_kv_heads,
+                                     const std::optional<at::Tensor>& q_scale, const std::optional<at::Tensor>& k_scale,
+                                     double eps, const at::Tensor& cos, const at::Tensor& sin);

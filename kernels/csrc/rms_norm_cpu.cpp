@@ -5,8 +5,6 @@
 // runs in a different order than PyTorch's, so the last bits can differ from the reference.
 #include "cpu_kernels.h"
 
-#include <cmath>
-
 std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, double eps,
                                  const std::optional<at::Tensor>& residual) {
   TORCH_CHECK(x.dim() == 2 && x.scalar_type() == at::kFloat && x.is_contiguous(), "x must be contiguous fp32 [R, D]");
@@ -37,13 +35,7 @@ std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, d
         for (int64_t d = 0; d < dim; ++d) s[d] = row[d] + a[d];
         row = s;
       }
-      float squares = 0.f;
-#pragma omp simd reduction(+ : squares)
-      for (int64_t d = 0; d < dim; ++d) squares += row[d] * row[d];
-      const float inv = 1.f / std::sqrt(squares / static_cast<float>(dim) + epsilon);
-      float* o = y + r * dim;
-#pragma omp simd
-      for (int64_t d = 0; d < dim; ++d) o[d] = row[d] * inv * w[d];
+      rms_norm_row(row, w, epsilon, dim, y + r * dim);
     }
   });
   if (add) return {out, summed};

@@ -2,7 +2,8 @@
 import pytest
 import torch
 
-from engine.layers.rotary import apply_rope, rope_cos_sin
+from engine.layers.rotary import rope_cos_sin
+from kernels.qk_norm_rope_ref import apply_rope
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
