@@ -42,8 +42,8 @@ def cpu_ops() -> KernelOps:
     with RoPE, where they build (`kernels.cpu_extension`)."""
     from kernels import cpu_extension
     from kernels.act_and_mul_cpu import act_and_mul_cpu
-    from kernels.qk_norm_rope_cpu import qk_norm_rope_cpu
     from kernels.paged_decode_attention_cpu import paged_decode_attention_cpu
+    from kernels.qk_norm_rope_cpu import qk_norm_rope_cpu
     from kernels.rms_norm_cpu import rms_norm_cpu
 
     if cpu_extension.load() is None:
