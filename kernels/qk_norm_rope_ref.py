@@ -2,6 +2,8 @@
 query and key heads (optional, Gemma's Q/K norms), and rotate them by RoPE."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 
 from kernels.rms_norm_ref import rms_norm_ref
@@ -18,9 +20,11 @@ def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.T
 
 
 def qk_norm_rope_ref(qkv: torch.Tensor, num_heads: int, num_kv_heads: int, q_scale: torch.Tensor | None,
-                     k_scale: torch.Tensor | None, eps: float, cos: torch.Tensor, sin: torch.Tensor):
+                     k_scale: torch.Tensor | None, eps: float, cos: torch.Tensor, sin: torch.Tensor,
+                     rms_norm: Callable = rms_norm_ref):
     """``qkv`` ``[T, (H + 2 * KVH) * D]`` to ``(q [T, H, D], k [T, KVH, D], v [T, KVH, D])``: q and k normed with
-    their scales (``weight_offset + weight``, already in fp32; None for no norm) and rotated; v as projected."""
+    their scales (``weight_offset + weight``, already in fp32; None for no norm) and rotated; v as projected.
+    ``rms_norm`` (the reference's signature) lets a backend keep its own norm kernel, such as Triton's."""
     head_dim = qkv.shape[-1] // (num_heads + 2 * num_kv_heads)
     q_size, kv_size = num_heads * head_dim, num_kv_heads * head_dim
     q, k, v = qkv.split([q_size, kv_size, kv_size], dim=-1)
@@ -29,5 +33,5 @@ def qk_norm_rope_ref(qkv: torch.Tensor, num_heads: int, num_kv_heads: int, q_sca
     k = k.reshape(num_tokens, num_kv_heads, head_dim)
     v = v.reshape(num_tokens, num_kv_heads, head_dim)
     if q_scale is not None:
-        q, k = rms_norm_ref(q, q_scale, eps), rms_norm_ref(k, k_scale, eps)
+        q, k = rms_norm(q, q_scale, eps), rms_norm(k, k_scale, eps)
     return apply_rope(q, cos, sin), apply_rope(k, cos, sin), v

@@ -1,6 +1,7 @@
 """Picks the kernel implementations: Triton on CUDA; on the CPU the C++ kernels and PyTorch references."""
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable, NamedTuple
 
 import torch
@@ -34,7 +35,8 @@ def triton_ops() -> KernelOps:
     from kernels.store_kv import store_kv
 
     return TORCH_OPS._replace(store_kv=store_kv, paged_decode_attention=paged_decode_attention,
-                              paged_prefill_attention=paged_prefill_attention, rms_norm=rms_norm)
+                              paged_prefill_attention=paged_prefill_attention, rms_norm=rms_norm,
+                              qk_norm_rope=partial(qk_norm_rope_ref, rms_norm=rms_norm))
 
 
 def cpu_ops() -> KernelOps:

@@ -54,3 +54,16 @@ def test_other_inputs_go_to_the_reference():
     got = qk_norm_rope_cpu(qkv.bfloat16(), 4, 1, qs, ks, 1e-6, cos, sin)
     want = qk_norm_rope_ref(qkv.bfloat16(), 4, 1, qs, ks, 1e-6, cos, sin)
     assert all(torch.equal(g, w) for g, w in zip(got, want))
+
+
+def test_backends_pick_their_norm():
+    """The CPU backend takes the fused kernel; the Triton backend keeps its own RMSNorm kernel inside the reference."""
+    from engine.layers.ops import select_ops
+    from kernels.rms_norm import rms_norm
+
+    assert select_ops(torch.device("cpu")).qk_norm_rope is qk_norm_rope_cpu
+    triton = select_ops(torch.device("cpu"), "triton").qk_norm_rope
+    assert triton.func is qk_norm_rope_ref and triton.keywords == {"rms_norm": rms_norm}
+    qkv, (qs, ks), cos, sin = _inputs(3, 4, 1, 32)  # under the Triton interpreter on this machine
+    for got, want in zip(triton(qkv, 4, 1, qs, ks, 1e-6, cos, sin), qk_norm_rope_ref(qkv, 4, 1, qs, ks, 1e-6, cos, sin)):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
