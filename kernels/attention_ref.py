@@ -149,6 +149,7 @@ def _prefill_plan(cu_seqlens_q: torch.Tensor, context_lens: torch.Tensor, block_
     """Per sequence with new tokens: its query rows ``lo:hi``, the physical blocks to gather and the additive
     causal (and window) mask ``[new * group, T]`` in ``dtype``; the same for every layer of one step."""
     plan = []
+    device = block_tables.device
     starts = cu_seqlens_q.tolist()
     for i, ctx in enumerate(context_lens.tolist()):
         lo, hi = starts[i], starts[i + 1]
@@ -158,7 +159,6 @@ def _prefill_plan(cu_seqlens_q: torch.Tensor, context_lens: torch.Tensor, block_
         first_key = 0 if sliding_window is None else max(0, ctx - num_new - sliding_window + 1)
         first_block, last_block = first_key // block_size, (ctx - 1) // block_size
         block_ids = block_tables[i, first_block:last_block + 1].to(torch.long).clamp(min=0)
-        device = block_tables.device
         key_pos = first_block * block_size + torch.arange((last_block + 1 - first_block) * block_size, device=device)
         query_pos = ctx - num_new + torch.arange(num_new, device=device)
         allowed = key_pos[None, :] <= query_pos[:, None]
