@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import torch
 
-from kernels.argmax_cpu import argmax_rows_cpu
+from kernels.argmax_cpu import apply_repetition_penalty, argmax_rows_cpu, argmax_rows_penalized_cpu
 
 if TYPE_CHECKING:  # xgrammar is imported only when a request asks for JSON (about 0.7 s)
     from engine.grammar import GrammarState
@@ -117,23 +117,6 @@ class SamplingRequest(NamedTuple):
     grammar: GrammarState | None = None
 
 
-def apply_repetition_penalty(
-    logits: torch.Tensor, rows: Sequence[int], token_ids: Sequence[Sequence[int]], penalties: Sequence[float]
-) -> None:
-    """HF semantics, in place: for tokens seen in a row's ids, divide positive and multiply negative logits."""
-    rows_with_ids = [(row, ids, penalty) for row, ids, penalty in zip(rows, token_ids, penalties) if len(ids)]
-    if not rows_with_ids:
-        return
-    max_len = max(len(ids) for _, ids, _ in rows_with_ids)
-    # Pad with each row's first id: a repeated index reads and writes the same value.
-    padded = [list(ids) + [ids[0]] * (max_len - len(ids)) for _, ids, _ in rows_with_ids]
-    ids = torch.tensor(padded, dtype=torch.long, device=logits.device)
-    row_index = torch.tensor([row for row, _, _ in rows_with_ids], device=logits.device)[:, None]
-    penalty = torch.tensor([p for _, _, p in rows_with_ids], dtype=logits.dtype, device=logits.device)[:, None]
-    scores = logits[row_index, ids]
-    logits[row_index, ids] = torch.where(scores < 0, scores * penalty, scores / penalty)
-
-
 def top_k_top_p_candidates(
     logits: torch.Tensor, top_k: Sequence[int], top_p: Sequence[float], num_candidates: int
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -209,8 +192,11 @@ class Sampler:
         penalty_rows = [i for i, r in enumerate(requests) if r.params.repetition_penalty != 1.0]
         grammar_rows = [i for i, r in enumerate(requests) if r.grammar is not None]
         sampled_rows = [i for i, r in enumerate(requests) if not r.params.is_greedy]
-        if not (penalty_rows or grammar_rows or sampled_rows):
-            return greedy(logits)
+        if not (grammar_rows or sampled_rows):
+            if not penalty_rows:
+                return greedy(logits)
+            return argmax_rows_penalized_cpu(logits, [r.token_ids for r in requests],
+                                             [r.params.repetition_penalty for r in requests])
         logits = logits.to(torch.float32, copy=True)
         if penalty_rows:
             apply_repetition_penalty(

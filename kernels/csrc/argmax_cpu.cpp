@@ -1,5 +1,6 @@
 // Row-wise argmax of fp32 logits for greedy decoding: the first index of each row's maximum, NaN counting as
-// the maximum (as torch.max does).
+// the maximum (as torch.max does). `argmax_rows_penalized` does the same after a repetition penalty, without
+// copying the logits.
 //
 // torch.max(dim=-1) walks 16 x 262,144 logits at about 1.5 values per cycle; this reads them at memory speed
 // with AVX-512. Each row is cut into a fixed number of chunks, one task each, so the work spreads over the
@@ -64,15 +65,23 @@ Best scan(const float* x, int64_t begin, int64_t end) {
   }
   return best;
 }
-}  // namespace
 
-at::Tensor argmax_rows(const at::Tensor& logits) {
+// The better of two candidates in torch.max's order: NaN first, then the larger value, ties to the lower index.
+Best better(const Best& a, const Best& b) {
+  const bool a_nan = std::isnan(a.value), b_nan = std::isnan(b.value);
+  if (a_nan != b_nan) return a_nan ? a : b;
+  if (!a_nan && a.value != b.value) return a.value > b.value ? a : b;
+  return a.index <= b.index ? a : b;
+}
+
+void check_logits(const at::Tensor& logits) {
   TORCH_CHECK(logits.dim() == 2 && logits.scalar_type() == at::kFloat && logits.is_contiguous(),
               "logits must be contiguous fp32 [rows, vocab]");
-  const int64_t rows = logits.size(0), vocab = logits.size(1);
-  TORCH_CHECK(vocab > 0 && vocab < (int64_t(1) << 31), "vocab size out of range");
-  auto out = at::empty({rows}, logits.options().dtype(at::kLong));
-  const float* x = logits.data_ptr<float>();
+  TORCH_CHECK(logits.size(1) > 0 && logits.size(1) < (int64_t(1) << 31), "vocab size out of range");
+}
+
+// Each row's winner over the logits as they are now.
+std::vector<Best> row_winners(const float* x, int64_t rows, int64_t vocab) {
   const int64_t chunk = (vocab + kChunks - 1) / kChunks;
   std::vector<Best> winners(rows * kChunks);
   at::parallel_for(0, rows * kChunks, 1, [&](int64_t begin, int64_t end) {
@@ -81,14 +90,70 @@ at::Tensor argmax_rows(const at::Tensor& logits) {
       winners[task] = lo < hi ? scan(x + row * vocab, lo, hi) : Best{-INFINITY, vocab};
     }
   });
-  int64_t* result = out.data_ptr<int64_t>();
+  std::vector<Best> best(rows);
   for (int64_t row = 0; row < rows; ++row) {
-    Best best = winners[row * kChunks];
-    for (int64_t c = 1; c < kChunks && !std::isnan(best.value); ++c) {
+    best[row] = winners[row * kChunks];
+    for (int64_t c = 1; c < kChunks && !std::isnan(best[row].value); ++c) {
       const Best& w = winners[row * kChunks + c];
-      if (std::isnan(w.value) || w.value > best.value) best = w;
+      if (std::isnan(w.value) || w.value > best[row].value) best[row] = w;
     }
-    result[row] = best.index;
   }
+  return best;
+}
+}  // namespace
+
+at::Tensor argmax_rows(const at::Tensor& logits) {
+  check_logits(logits);
+  const int64_t rows = logits.size(0);
+  auto out = at::empty({rows}, logits.options().dtype(at::kLong));
+  const std::vector<Best> best = row_winners(logits.data_ptr<float>(), rows, logits.size(1));
+  int64_t* result = out.data_ptr<int64_t>();
+  for (int64_t row = 0; row < rows; ++row) result[row] = best[row].index;
+  return out;
+}
+
+// The seen tokens' penalized values are scored on their own; their logits are set to -inf for the scan of the
+// rest and put back afterwards, so the caller's logits are unchanged. The winner of the two is the winner of
+// the penalized row: a -inf placeholder only wins the scan when every unseen logit is -inf, and then a seen
+// token wins unless it is -inf too, when the lowest index, which the scan returned, is the answer.
+at::Tensor argmax_rows_penalized(const at::Tensor& logits, const at::Tensor& seen_ids, const at::Tensor& offsets,
+                                 const at::Tensor& penalties) {
+  check_logits(logits);
+  const int64_t rows = logits.size(0), vocab = logits.size(1);
+  TORCH_CHECK(seen_ids.dim() == 1 && seen_ids.scalar_type() == at::kLong && seen_ids.is_contiguous(),
+              "seen_ids must be contiguous int64 [total]");
+  TORCH_CHECK(offsets.dim() == 1 && offsets.scalar_type() == at::kLong && offsets.is_contiguous() &&
+                  offsets.size(0) == rows + 1, "offsets must be contiguous int64 [rows + 1]");
+  TORCH_CHECK(penalties.dim() == 1 && penalties.scalar_type() == at::kFloat && penalties.is_contiguous() &&
+                  penalties.size(0) == rows, "penalties must be contiguous fp32 [rows]");
+  const int64_t* ids = seen_ids.data_ptr<int64_t>();
+  const int64_t* off = offsets.data_ptr<int64_t>();
+  const float* penalty = penalties.data_ptr<float>();
+  TORCH_CHECK(off[0] == 0 && off[rows] == seen_ids.size(0), "offsets must run from 0 to len(seen_ids)");
+  for (int64_t row = 0; row < rows; ++row) {
+    TORCH_CHECK(off[row] <= off[row + 1], "offsets must not decrease");
+    for (int64_t j = off[row]; j < off[row + 1]; ++j)
+      TORCH_CHECK(ids[j] >= 0 && ids[j] < vocab, "seen token id ", ids[j], " out of range");
+  }
+  float* x = logits.data_ptr<float>();
+  const int64_t total = seen_ids.size(0);
+  std::vector<float> saved(total);
+  std::vector<Best> best_seen(rows, Best{-INFINITY, vocab});
+  for (int64_t row = 0; row < rows; ++row) {
+    const float p = penalty[row];
+    for (int64_t j = off[row]; j < off[row + 1]; ++j) {  // read every original before any -inf is written
+      const float v = x[row * vocab + ids[j]];
+      saved[j] = v;
+      best_seen[row] = better(best_seen[row], Best{v < 0.f ? v * p : v / p, ids[j]});
+    }
+  }
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t j = off[row]; j < off[row + 1]; ++j) x[row * vocab + ids[j]] = -INFINITY;
+  const std::vector<Best> best_rest = row_winners(x, rows, vocab);
+  for (int64_t row = 0; row < rows; ++row)  // a repeated id saved the same original each time
+    for (int64_t j = off[row]; j < off[row + 1]; ++j) x[row * vocab + ids[j]] = saved[j];
+  auto out = at::empty({rows}, logits.options().dtype(at::kLong));
+  int64_t* result = out.data_ptr<int64_t>();
+  for (int64_t row = 0; row < rows; ++row) result[row] = better(best_rest[row], best_seen[row]).index;
   return out;
 }

@@ -33,6 +33,9 @@ std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, d
 
 at::Tensor argmax_rows(const at::Tensor& logits);
 
+at::Tensor argmax_rows_penalized(const at::Tensor& logits, const at::Tensor& seen_ids, const at::Tensor& offsets,
+                                 const at::Tensor& penalties);
+
 at::Tensor act_and_mul(const at::Tensor& x, int64_t act);
 
 std::vector<at::Tensor> qk_norm_rope(const at::Tensor& qkv, int64_t num_heads, int64_t num_kv_heads,
