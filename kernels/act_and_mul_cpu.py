@@ -12,8 +12,10 @@ from kernels.act_and_mul_ref import ACTIVATIONS, act_and_mul_ref
 def act_and_mul_cpu(x: torch.Tensor, activation: str) -> torch.Tensor:
     """Same contract as `act_and_mul_ref`; inputs the kernel does not take go to the reference."""
     kernels = cpu_extension.load()
-    if kernels is None or x.device.type != "cpu" or x.dtype != torch.float32 or activation not in ACTIVATIONS:
+    if kernels is None or not x.is_cpu or x.dtype != torch.float32 or activation not in ACTIVATIONS:
         return act_and_mul_ref(x, activation)
+    if x.dim() == 2 and x.is_contiguous():  # the model's case, without reshapes
+        return kernels.act_and_mul(x, ACTIVATIONS.index(activation))
     lead = x.shape[:-1]
     out = kernels.act_and_mul(x.reshape(-1, x.shape[-1]).contiguous(), ACTIVATIONS.index(activation))
     return out.view(*lead, -1)

@@ -26,7 +26,7 @@ def argmax_rows_ref(logits: torch.Tensor) -> torch.Tensor:
 def argmax_rows_cpu(logits: torch.Tensor) -> torch.Tensor:
     """Same contract as `argmax_rows_ref`; inputs the kernel does not take go to the reference."""
     kernels = cpu_extension.load()
-    if kernels is None or logits.device.type != "cpu" or logits.dtype != torch.float32 or logits.dim() != 2:
+    if kernels is None or not logits.is_cpu or logits.dtype != torch.float32 or logits.dim() != 2:
         return argmax_rows_ref(logits)
     return kernels.argmax_rows(logits.contiguous())
 
@@ -60,7 +60,7 @@ def argmax_rows_penalized_cpu(logits: torch.Tensor, token_ids: Sequence[Sequence
                               penalties: Sequence[float]) -> torch.Tensor:
     """Same contract as `argmax_rows_penalized_ref`, without the copy; the logits are left unchanged."""
     kernels = cpu_extension.load()
-    if kernels is None or logits.device.type != "cpu" or logits.dtype != torch.float32 or logits.dim() != 2:
+    if kernels is None or not logits.is_cpu or logits.dtype != torch.float32 or logits.dim() != 2:
         return argmax_rows_penalized_ref(logits, token_ids, penalties)
     seen = [ids if penalty != 1.0 else () for ids, penalty in zip(token_ids, penalties)]  # 1.0 changes nothing
     offsets = [0]

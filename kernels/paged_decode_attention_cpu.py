@@ -19,9 +19,12 @@ def paged_decode_attention_cpu(q: torch.Tensor, k_cache: torch.Tensor, v_cache: 
                                sliding_window: int | None = None) -> torch.Tensor:
     """Same contract as `paged_decode_attention_ref`; inputs the kernel does not take go to the reference."""
     kernels = cpu_extension.load()
-    if (kernels is None or q.device.type != "cpu" or k_cache.dtype not in (torch.float32, torch.float16, torch.bfloat16)
+    if (kernels is None or not q.is_cpu or k_cache.dtype not in (torch.float32, torch.float16, torch.bfloat16)
             or block_tables.dtype != torch.int32 or context_lens.dtype != torch.int32):
         return paged_decode_attention_ref(q, k_cache, v_cache, block_tables, context_lens, scale, sliding_window)
+    if q.dtype == torch.float32 and q.is_contiguous():  # the model's case, without the casts
+        return kernels.paged_decode_attention(q, k_cache, v_cache, block_tables, context_lens, float(scale),
+                                              int(sliding_window or 0))
     out = kernels.paged_decode_attention(q.float().contiguous(), k_cache, v_cache, block_tables, context_lens,
                                          float(scale), int(sliding_window or 0))
     return out.to(q.dtype)

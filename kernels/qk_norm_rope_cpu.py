@@ -13,7 +13,7 @@ def qk_norm_rope_cpu(qkv: torch.Tensor, num_heads: int, num_kv_heads: int, q_sca
                      k_scale: torch.Tensor | None, eps: float, cos: torch.Tensor, sin: torch.Tensor):
     """Same contract as `qk_norm_rope_ref`; inputs the kernel does not take go to the reference."""
     kernels = cpu_extension.load()
-    if (kernels is None or qkv.device.type != "cpu" or qkv.dtype != torch.float32 or qkv.dim() != 2
+    if (kernels is None or not qkv.is_cpu or qkv.dtype != torch.float32 or qkv.dim() != 2
             or (q_scale is None) != (k_scale is None) or cos.dtype != torch.float32):
         return qk_norm_rope_ref(qkv, num_heads, num_kv_heads, q_scale, k_scale, eps, cos, sin)
     qkv = qkv.contiguous()

@@ -15,10 +15,13 @@ def rms_norm_cpu(x: torch.Tensor, weight: torch.Tensor, eps: float, weight_offse
                  residual: torch.Tensor | None = None):
     """Same contract as `rms_norm_ref`; inputs the kernel does not take go to the reference."""
     kernels = cpu_extension.load()
-    if (kernels is None or x.device.type != "cpu" or x.dtype != torch.float32
+    if (kernels is None or not x.is_cpu or x.dtype != torch.float32
             or (residual is not None and residual.dtype != torch.float32)):
         return rms_norm_ref(x, weight, eps, weight_offset, residual)
-    scale = norm_scale(weight, weight_offset)
+    scale = norm_scale(weight, weight_offset) if weight_offset or weight.dtype != torch.float32 else weight
+    if x.dim() == 2 and x.is_contiguous() and weight.is_contiguous() and (residual is None or residual.is_contiguous()):
+        outs = kernels.rms_norm(x, scale, float(eps), residual)  # the model's case, without reshapes
+        return outs[0] if residual is None else (outs[0], outs[1])
     shape = x.shape
     x2 = x.reshape(-1, shape[-1]).contiguous()
     res2 = None if residual is None else residual.reshape(-1, shape[-1]).contiguous()

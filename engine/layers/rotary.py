@@ -16,3 +16,24 @@ def rope_cos_sin(positions: torch.Tensor, head_dim: int, base: float) -> tuple[t
     freqs = positions.float()[:, None] * inv_freq[None, :]
     cos, sin = freqs.cos(), freqs.sin()
     return torch.cat((cos, cos), dim=-1)[:, None, :], torch.cat((-sin, sin), dim=-1)[:, None, :]
+
+
+class RopeTable:
+    """`rope_cos_sin` of every position up to the largest seen so far, computed once and then looked up.
+
+    A row of the table has the same bits as the row computed alone (``tests/engine/layers/test_rotary.py``),
+    so looking positions up changes nothing but the cost: recomputing both tables for every step took
+    about 4% of a one-sequence decode step. The table grows by doubling.
+    """
+
+    def __init__(self, head_dim: int, base: float) -> None:
+        self.head_dim, self.base = head_dim, base
+        self._cos = self._sin = torch.empty(0)
+
+    def __call__(self, positions: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """cos and signed sin ``[num_tokens, 1, head_dim]`` for ``positions`` (int64)."""
+        needed = int(positions.max()) + 1 if positions.numel() else 0
+        if needed > self._cos.shape[0] or self._cos.device != positions.device:
+            size = max(needed, 2 * self._cos.shape[0], 256)
+            self._cos, self._sin = rope_cos_sin(torch.arange(size, device=positions.device), self.head_dim, self.base)
+        return self._cos[positions], self._sin[positions]

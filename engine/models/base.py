@@ -7,7 +7,7 @@ from torch import nn
 from engine.layers.attention import AttentionMetadata
 from engine.layers.norm import RMSNorm
 from engine.layers.ops import KernelOps
-from engine.layers.rotary import rope_cos_sin
+from engine.layers.rotary import RopeTable
 from engine.models.model_config import ModelConfig
 from engine.models.weights import stack_fused_weights
 
@@ -27,7 +27,8 @@ class DecoderLM(nn.Module):
         self.layers = nn.ModuleList(self.build_layer(i, ops) for i in range(config.num_layers))
         self.norm = RMSNorm(config.hidden_size, config.rms_norm_eps, self.norm_offset, ops)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
-        self.rope_thetas = sorted({config.layer_rope_theta(i) for i in range(config.num_layers)})
+        self.rope_tables = {theta: RopeTable(config.head_dim, theta)
+                            for theta in sorted({config.layer_rope_theta(i) for i in range(config.num_layers)})}
 
     def build_layer(self, layer_id: int, ops: KernelOps) -> nn.Module:
         raise NotImplementedError
@@ -38,7 +39,7 @@ class DecoderLM(nn.Module):
         hidden = self.embed_tokens(input_ids)
         if self.embed_scale != 1.0:
             hidden = hidden * torch.tensor(self.embed_scale, dtype=hidden.dtype)
-        ropes = {theta: rope_cos_sin(positions, cfg.head_dim, theta) for theta in self.rope_thetas}
+        ropes = {theta: table(positions) for theta, table in self.rope_tables.items()}
         residual = None
         for i, layer in enumerate(self.layers):
             hidden, residual = layer(hidden, residual, ropes[cfg.layer_rope_theta(i)], meta)

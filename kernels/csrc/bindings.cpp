@@ -10,6 +10,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("argmax_rows", &argmax_rows, "Row-wise first index of the maximum of fp32 logits (NaN counts as the maximum)");
   m.def("argmax_rows_penalized", &argmax_rows_penalized,
         "argmax_rows after a repetition penalty on each row's seen ids (CSR), logits left unchanged");
+  m.def("store_kv", &store_kv, "Write K/V rows into their cache slots (slots < 0 skipped), converted to the cache dtype");
   m.def("act_and_mul", &act_and_mul, "act(gate) * up of [gate | up] rows; act 0: tanh GELU, 1: SiLU");
   m.def("qk_norm_rope", &qk_norm_rope, "Q/K RMSNorm (optional) and RoPE of a fused QKV projection: [q, k]");
   m.def("rms_norm", &rms_norm, "RMSNorm with an optional fused residual add: [y] or [y, x + residual]");

@@ -33,6 +33,9 @@ std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, d
 
 at::Tensor argmax_rows(const at::Tensor& logits);
 
+void store_kv(const at::Tensor& k, const at::Tensor& v, at::Tensor k_cache, at::Tensor v_cache,
+              const at::Tensor& slot_mapping);
+
 at::Tensor argmax_rows_penalized(const at::Tensor& logits, const at::Tensor& seen_ids, const at::Tensor& offsets,
                                  const at::Tensor& penalties);
 

@@ -1,8 +1,9 @@
-"""RoPE against transformers' rotate-half implementation on the same angles."""
+"""RoPE against transformers' rotate-half implementation on the same angles; the cached table against
+computing the rows alone."""
 import pytest
 import torch
 
-from engine.layers.rotary import rope_cos_sin
+from engine.layers.rotary import RopeTable, rope_cos_sin
 from kernels.qk_norm_rope_ref import apply_rope
 
 
@@ -27,3 +28,15 @@ def test_apply_rope_matches_transformers(dtype):
     torch.testing.assert_close(apply_rope(q, cos, sin).float(), q_ref[0].transpose(0, 1), atol=tol, rtol=tol)
     torch.testing.assert_close(apply_rope(k, cos, sin).float(), k_ref[0].transpose(0, 1), atol=tol, rtol=tol)
     assert apply_rope(q, cos, sin).dtype == dtype
+
+
+@pytest.mark.parametrize("base", [10_000.0, 1_000_000.0])
+def test_table_rows_have_the_bits_of_rows_computed_alone(base):
+    table = RopeTable(256, base)
+    g = torch.Generator().manual_seed(0)
+    for num_tokens, high in [(1, 10), (3, 300), (17, 5000), (1, 40000), (100, 40000), (0, 10)]:  # the table grows
+        positions = torch.randint(0, high, (num_tokens,), generator=g)
+        cos, sin = table(positions)
+        ref_cos, ref_sin = rope_cos_sin(positions, 256, base)
+        assert cos.shape == ref_cos.shape == (num_tokens, 1, 256)
+        assert torch.equal(cos, ref_cos) and torch.equal(sin, ref_sin)
