@@ -14,8 +14,6 @@ def act_and_mul_cpu(x: torch.Tensor, activation: str) -> torch.Tensor:
     kernels = cpu_extension.load()
     if kernels is None or not x.is_cpu or x.dtype != torch.float32 or activation not in ACTIVATIONS:
         return act_and_mul_ref(x, activation)
-    if x.dim() == 2 and x.is_contiguous():  # the model's case, without reshapes
-        return kernels.act_and_mul(x, ACTIVATIONS.index(activation))
-    lead = x.shape[:-1]
-    out = kernels.act_and_mul(x.reshape(-1, x.shape[-1]).contiguous(), ACTIVATIONS.index(activation))
-    return out.view(*lead, -1)
+    x2 = x if x.dim() == 2 and x.is_contiguous() else x.reshape(-1, x.shape[-1]).contiguous()
+    out = kernels.act_and_mul(x2, ACTIVATIONS.index(activation))
+    return out if x2 is x else out.view(*x.shape[:-1], -1)

@@ -22,9 +22,7 @@ def paged_decode_attention_cpu(q: torch.Tensor, k_cache: torch.Tensor, v_cache: 
     if (kernels is None or not q.is_cpu or k_cache.dtype not in (torch.float32, torch.float16, torch.bfloat16)
             or block_tables.dtype != torch.int32 or context_lens.dtype != torch.int32):
         return paged_decode_attention_ref(q, k_cache, v_cache, block_tables, context_lens, scale, sliding_window)
-    if q.dtype == torch.float32 and q.is_contiguous():  # the model's case, without the casts
-        return kernels.paged_decode_attention(q, k_cache, v_cache, block_tables, context_lens, float(scale),
-                                              int(sliding_window or 0))
-    out = kernels.paged_decode_attention(q.float().contiguous(), k_cache, v_cache, block_tables, context_lens,
-                                         float(scale), int(sliding_window or 0))
-    return out.to(q.dtype)
+    q32 = q if q.dtype == torch.float32 and q.is_contiguous() else q.float().contiguous()
+    out = kernels.paged_decode_attention(q32, k_cache, v_cache, block_tables, context_lens, float(scale),
+                                         int(sliding_window or 0))
+    return out if q32 is q else out.to(q.dtype)

@@ -18,14 +18,11 @@ def rms_norm_cpu(x: torch.Tensor, weight: torch.Tensor, eps: float, weight_offse
     if (kernels is None or not x.is_cpu or x.dtype != torch.float32
             or (residual is not None and residual.dtype != torch.float32)):
         return rms_norm_ref(x, weight, eps, weight_offset, residual)
-    scale = norm_scale(weight, weight_offset) if weight_offset or weight.dtype != torch.float32 else weight
-    if x.dim() == 2 and x.is_contiguous() and weight.is_contiguous() and (residual is None or residual.is_contiguous()):
-        outs = kernels.rms_norm(x, scale, float(eps), residual)  # the model's case, without reshapes
-        return outs[0] if residual is None else (outs[0], outs[1])
-    shape = x.shape
-    x2 = x.reshape(-1, shape[-1]).contiguous()
-    res2 = None if residual is None else residual.reshape(-1, shape[-1]).contiguous()
-    outs = kernels.rms_norm(x2, scale.contiguous(), float(eps), res2)
-    if residual is None:
-        return outs[0].view(shape)
-    return outs[0].view(shape), outs[1].view(shape)
+    x2 = x if x.dim() == 2 and x.is_contiguous() else x.reshape(-1, x.shape[-1]).contiguous()
+    res2 = residual
+    if residual is not None and not (residual.dim() == 2 and residual.is_contiguous()):
+        res2 = residual.reshape(-1, x.shape[-1]).contiguous()
+    outs = kernels.rms_norm(x2, norm_scale(weight, weight_offset).contiguous(), float(eps), res2)
+    if x2 is not x:
+        outs = [out.view(x.shape) for out in outs]
+    return outs[0] if residual is None else (outs[0], outs[1])
