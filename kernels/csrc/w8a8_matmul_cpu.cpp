@@ -10,7 +10,7 @@
 // The integer dots are exact, and every output runs the same float operations in the same order whatever
 // the batch, so a row's result never depends on the rest of the batch, and equals the PyTorch reference
 // (kernels/w8a8_matmul_ref.py) bit for bit. AVX-512 VNNI computes the dots where the build has it
-// (unsigned weight x signed activation; the 128 added to the weights is taken off again as 128 * sum(q));
+// (unsigned weight x signed activation; the 128 added to the weights is taken off again by starting each dot at -128 * sum(q));
 // the portable loop gives the same bits elsewhere.
 #include "cpu_kernels.h"
 
@@ -37,7 +37,7 @@ constexpr int64_t kPrefetchBytes = 2048;
 struct Problem {
   const int8_t* qx;     // [M, K] quantized activations
   const float* step;    // [M, groups]: per activation group
-  const int32_t* qsum;  // [M, groups]: sum of each activation group's q
+  const int32_t* qcorr;  // [M, groups]: -128 * the sum of each activation group's q
   const uint8_t* w;     // [tiles, K/4, 16, 4], weight + 128
   const c10::Half* ws;  // [tiles, weight_groups, 16]
   int64_t k, group, groups, weight_groups, per_weight_group;  // group: inputs per activation group
@@ -46,7 +46,7 @@ struct Problem {
 #ifdef SUPPORTDESK_VNNI
 // One group of a multiple of 16 inputs: the same operations as the scalar loop below, 16 at a time (division
 // and round half to even are exact in both), without a libm call per element.
-void quantize_group_avx512(const float* in, int64_t n, int8_t* out, float* step, int32_t* qsum) {
+void quantize_group_avx512(const float* in, int64_t n, int8_t* out, float* step, int32_t* qcorr) {
   __m512 abs_max = _mm512_setzero_ps();
   for (int64_t i = 0; i < n; i += 16) abs_max = _mm512_max_ps(abs_max, _mm512_abs_ps(_mm512_loadu_ps(in + i)));
   const float s = std::max(_mm512_reduce_max_ps(abs_max), kMinAbsMax) / kInt8Max;
@@ -59,18 +59,18 @@ void quantize_group_avx512(const float* in, int64_t n, int8_t* out, float* step,
     total = _mm512_add_epi32(total, v);
   }
   *step = s;
-  *qsum = _mm512_reduce_add_epi32(total);
+  *qcorr = -128 * _mm512_reduce_add_epi32(total);
 }
 #endif
 
-void quantize_groups(const float* x, int64_t rows, const Problem& p, int8_t* q, float* step, int32_t* qsum) {
+void quantize_groups(const float* x, int64_t rows, const Problem& p, int8_t* q, float* step, int32_t* qcorr) {
   at::parallel_for(0, rows, 16, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       for (int64_t g = 0; g < p.groups; ++g) {
         const float* in = x + r * p.k + g * p.group;
 #ifdef SUPPORTDESK_VNNI
         if (p.group % 16 == 0) {
-          quantize_group_avx512(in, p.group, q + r * p.k + g * p.group, step + r * p.groups + g, qsum + r * p.groups + g);
+          quantize_group_avx512(in, p.group, q + r * p.k + g * p.group, step + r * p.groups + g, qcorr + r * p.groups + g);
           continue;
         }
 #endif
@@ -84,7 +84,7 @@ void quantize_groups(const float* x, int64_t rows, const Problem& p, int8_t* q, 
           total += out[i];
         }
         step[r * p.groups + g] = s;
-        qsum[r * p.groups + g] = total;
+        qcorr[r * p.groups + g] = -128 * total;
       }
     }
   });
@@ -124,9 +124,13 @@ void vnni_block(const Problem& p, int64_t tile, int64_t row, float* acc) {
   for (int r = 0; r < kRows; ++r)
     for (int c = 0; c < kTiles; ++c) sum[r][c] = _mm512_setzero_ps();
   for (int64_t g = 0; g < p.groups; ++g) {
+    // Each dot starts at -128 * sum(q) (broadcast from memory: no vector ALU work), which takes off again
+    // what the 128 added to the weights puts in, so the dot ends exact.
     __m512i dot[kRows][kTiles];
-    for (int r = 0; r < kRows; ++r)
-      for (int c = 0; c < kTiles; ++c) dot[r][c] = _mm512_setzero_si512();
+    for (int r = 0; r < kRows; ++r) {
+      const __m512i start = _mm512_set1_epi32(p.qcorr[(row + r) * p.groups + g]);
+      for (int c = 0; c < kTiles; ++c) dot[r][c] = start;
+    }
     for (int64_t i = 0; i < quads; ++i) {
       const int64_t quad = g * quads + i;
       __m512i w[kTiles];
@@ -148,9 +152,8 @@ void vnni_block(const Problem& p, int64_t tile, int64_t row, float* acc) {
       const __m512 ws = _mm512_cvtph_ps(_mm256_loadu_si256(scale));
       for (int r = 0; r < kRows; ++r) {
         const int64_t at = (row + r) * p.groups + g;
-        const __m512i exact = _mm512_sub_epi32(dot[r][c], _mm512_set1_epi32(128 * p.qsum[at]));
         const __m512 t = _mm512_mul_ps(ws, _mm512_set1_ps(p.step[at]));
-        sum[r][c] = _mm512_add_ps(sum[r][c], _mm512_mul_ps(_mm512_cvtepi32_ps(exact), t));
+        sum[r][c] = _mm512_add_ps(sum[r][c], _mm512_mul_ps(_mm512_cvtepi32_ps(dot[r][c]), t));
       }
     }
   }
@@ -203,10 +206,10 @@ at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::
   }
   auto q = at::empty({rows, k}, x.options().dtype(at::kChar));
   auto step = at::empty({rows, groups}, x.options());
-  auto qsum = at::empty({rows, groups}, x.options().dtype(at::kInt));
-  Problem p{q.data_ptr<int8_t>(), step.data_ptr<float>(), qsum.data_ptr<int32_t>(), packed.data_ptr<uint8_t>(),
+  auto qcorr = at::empty({rows, groups}, x.options().dtype(at::kInt));
+  Problem p{q.data_ptr<int8_t>(), step.data_ptr<float>(), qcorr.data_ptr<int32_t>(), packed.data_ptr<uint8_t>(),
             packed_scale.data_ptr<c10::Half>(), k, act_group, groups, weight_groups, weight_group / act_group};
-  quantize_groups(x.data_ptr<float>(), rows, p, q.data_ptr<int8_t>(), step.data_ptr<float>(), qsum.data_ptr<int32_t>());
+  quantize_groups(x.data_ptr<float>(), rows, p, q.data_ptr<int8_t>(), step.data_ptr<float>(), qcorr.data_ptr<int32_t>());
   auto out = at::empty({rows, out_features}, x.options());
   float* y = out.data_ptr<float>();
   const int64_t pairs = (tiles + 1) / 2;
