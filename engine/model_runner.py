@@ -14,6 +14,7 @@ from engine.layers.ops import select_ops
 from engine.models import MODEL_CLASSES
 from engine.models.base import DecoderLM
 from engine.models.model_config import ModelConfig
+from engine.prompt_rows import mark_prompt_rows
 from engine.scheduler import ScheduledBatch
 
 
@@ -118,18 +119,22 @@ class ModelRunner:
             self.kv_caches.append((k, v))
 
     # ---- one step ---------------------------------------------------------------------------
-    def prepare(self, batch: ScheduledBatch) -> tuple[torch.Tensor, torch.Tensor, AttentionMetadata, list[int]]:
-        """Flat tensors for one step, plus the flat index of each sequence's last token (or -1: mid-prompt chunk)."""
+    def prepare(self, batch: ScheduledBatch) -> tuple[torch.Tensor, torch.Tensor, AttentionMetadata, list[int],
+                                                      list[bool]]:
+        """Flat tensors for one step, the flat index of each sequence's last token (or -1: mid-prompt chunk), and
+        whether each row is a prompt token (`engine.prompt_rows`)."""
         bs = self.layout.block_size
         input_ids: list[int] = []
         positions: list[int] = []
         slots: dict[str, list[int]] = {g: [] for g in batch.seqs[0].block_tables}
         context_lens: list[int] = []
         sample_index: list[int] = []
+        is_prompt: list[bool] = []
         for seq, num_new in zip(batch.seqs, batch.num_new_tokens):
             start, end = seq.num_computed_tokens, seq.num_computed_tokens + num_new
             input_ids.extend(seq.token_ids[start:end])
             positions.extend(range(start, end))
+            is_prompt.extend(p < seq.num_prompt_tokens for p in range(start, end))
             for group, table in seq.block_tables.items():
                 slots[group].extend(table[p // bs] * bs + p % bs for p in range(start, end))
             context_lens.append(end)
@@ -153,13 +158,14 @@ class ModelRunner:
             context_lens=torch.tensor(context_lens, dtype=torch.int32, device=dev),
             groups=groups)
         return (torch.tensor(input_ids, dtype=torch.long, device=dev),
-                torch.tensor(positions, dtype=torch.long, device=dev), meta, sample_index)
+                torch.tensor(positions, dtype=torch.long, device=dev), meta, sample_index, is_prompt)
 
     @torch.inference_mode()
     def run(self, batch: ScheduledBatch) -> list[int | None]:
         """Run one step; the sampled token of every sequence that reached its last token, else None."""
-        input_ids, positions, meta, sample_index = self.prepare(batch)
-        hidden = self.model(input_ids, positions, meta)
+        input_ids, positions, meta, sample_index, is_prompt = self.prepare(batch)
+        with mark_prompt_rows(is_prompt):
+            hidden = self.model(input_ids, positions, meta)
         rows = [i for i, idx in enumerate(sample_index) if idx >= 0]
         if not rows:
             return [None] * len(batch.seqs)
@@ -173,6 +179,8 @@ class ModelRunner:
     @torch.inference_mode()
     def prompt_logits(self, batch: ScheduledBatch) -> torch.Tensor:
         """Logits at every position of a single-sequence prefill batch (for scoring and tests)."""
-        input_ids, positions, meta, _ = self.prepare(batch)
-        return self.model.compute_logits(self.model(input_ids, positions, meta))
+        input_ids, positions, meta, _, is_prompt = self.prepare(batch)
+        with mark_prompt_rows(is_prompt):
+            hidden = self.model(input_ids, positions, meta)
+        return self.model.compute_logits(hidden)
 

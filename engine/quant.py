@@ -20,7 +20,9 @@ from typing import Any, Callable
 import torch
 from torch import nn
 
+from engine import prompt_rows
 from kernels import cpu_extension
+from kernels.amx_matmul_cpu import K_STEP, amx_available, amx_matmul
 from kernels.linear_ref import dequantize_groupwise
 from kernels.w8a8_matmul_cpu import PackedWeight, can_pack, pack_weight, w8a8_matmul
 from kernels.w8a8_matmul_ref import w8a8_matmul_ref
@@ -122,6 +124,7 @@ class Int8Linear(nn.Module):
         self.register_buffer("weight_scale", torch.ones(out_features, groups, dtype=torch.float16, device=device))
         self.register_buffer("bias", torch.zeros(out_features, device=device) if bias else None)
         self._packed: PackedWeight | None = None
+        self.amx_prompt_rows = False  # prompt rows on AMX tiles (`engine.prompt_rows`)
         self._bnb: nn.Module | None = None
 
     @classmethod
@@ -146,6 +149,7 @@ class Int8Linear(nn.Module):
         elif (self.weight.device.type == "cpu" and can_pack(self.weight, self.weight_scale)
               and cpu_extension.load() is not None):
             self._packed = pack_weight(self.weight, self.weight_scale)
+            self.amx_prompt_rows = self.in_features % K_STEP == 0 and amx_available()
         else:  # CUDA without bnb, or a CPU without the C++ kernels: the reference matmul
             return self
         from engine.loader import release_mapped_pages  # a memory-mapped table leaves the process's RSS
@@ -173,6 +177,9 @@ class Int8Linear(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self._packed is not None and x.dim() == 2 and x.dtype == torch.float32 and x.is_contiguous():
+            rows = prompt_rows.current() if self.amx_prompt_rows else None
+            if rows is not None and rows.first < x.shape[0]:
+                return self._forward_prompt_rows(x, rows)
             return w8a8_matmul(x, self._packed, self.bias)  # the model's case, without the reshapes and casts
         lead, x2 = x.shape[:-1], x.reshape(-1, self.in_features)
         if self._packed is not None:
@@ -184,6 +191,18 @@ class Int8Linear(nn.Module):
         else:
             y = w8a8_matmul_ref(x2, self.weight, self.weight_scale, self.bias)
         return y.to(x.dtype).reshape(*lead, self.out_features)
+
+    def _forward_prompt_rows(self, x: torch.Tensor, rows: prompt_rows.PromptRows) -> torch.Tensor:
+        """Prompt rows on AMX tiles, the other rows with the VNNI kernel."""
+        out = torch.empty(x.shape[0], self.out_features)
+        if rows.prompt is None:
+            if rows.first:
+                out[:rows.first] = w8a8_matmul(x[:rows.first], self._packed, self.bias)
+            amx_matmul(x[rows.first:], self._packed, self.bias, out=out[rows.first:])
+        else:
+            out[rows.other] = w8a8_matmul(x[rows.other], self._packed, self.bias)
+            out[rows.prompt] = amx_matmul(x[rows.prompt], self._packed, self.bias)
+        return out
 
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "

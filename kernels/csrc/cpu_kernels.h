@@ -21,12 +21,29 @@ inline void rms_norm_row(const float* x, const float* scale, float eps, int64_t 
   for (int64_t d = 0; d < dim; ++d) out[d] = x[d] * inv * scale[d];
 }
 
+// The int8 weight layout of kernels/w8a8_matmul_cpu.py, shared by the VNNI and AMX matmuls: uint8
+// [tiles, K/4, 16, 4] (weight + 128) and fp16 scales [tiles, groups, 16].
+inline void check_packed_weight(const at::Tensor& packed, const at::Tensor& packed_scale) {
+  TORCH_CHECK(packed.dim() == 4 && packed.scalar_type() == at::kByte && packed.is_contiguous() &&
+                  packed.size(2) == 16 && packed.size(3) == 4,
+              "packed weight must be contiguous uint8 [tiles, K/4, 16, 4]");
+  TORCH_CHECK(packed_scale.dim() == 3 && packed_scale.scalar_type() == at::kHalf && packed_scale.is_contiguous() &&
+                  packed_scale.size(0) == packed.size(0) && packed_scale.size(2) == 16,
+              "packed scales must be contiguous fp16 [tiles, groups, 16]");
+}
+
 at::Tensor paged_decode_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
                                   at::Tensor context_lens, double scale, int64_t window);
 
 at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
                        int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
                        bool portable);
+
+bool amx_matmul_available();
+
+at::Tensor amx_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
+                      int64_t out_features, const std::optional<at::Tensor>& bias,
+                      const std::optional<at::Tensor>& out);
 
 std::vector<at::Tensor> rms_norm(const at::Tensor& x, const at::Tensor& scale, double eps,
                                  const std::optional<at::Tensor>& residual);

@@ -183,12 +183,7 @@ at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::
                        int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
                        bool portable) {
   TORCH_CHECK(x.dim() == 2 && x.scalar_type() == at::kFloat && x.is_contiguous(), "x must be contiguous fp32 [M, K]");
-  TORCH_CHECK(packed.dim() == 4 && packed.scalar_type() == at::kByte && packed.is_contiguous() &&
-                  packed.size(2) == kTile && packed.size(3) == 4,
-              "packed weight must be contiguous uint8 [tiles, K/4, 16, 4]");
-  TORCH_CHECK(packed_scale.dim() == 3 && packed_scale.scalar_type() == at::kHalf && packed_scale.is_contiguous() &&
-                  packed_scale.size(0) == packed.size(0) && packed_scale.size(2) == kTile,
-              "packed scales must be contiguous fp16 [tiles, groups, 16]");
+  check_packed_weight(packed, packed_scale);
   const int64_t rows = x.size(0), k = x.size(1), tiles = packed.size(0), weight_groups = packed_scale.size(1);
   TORCH_CHECK(packed.size(1) * 4 == k, "x has ", k, " inputs, the packed weight ", packed.size(1) * 4);
   TORCH_CHECK(weight_groups > 0 && k % weight_groups == 0, "the weight's groups must split K");

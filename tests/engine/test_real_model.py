@@ -6,7 +6,9 @@ import math
 import pytest
 import torch
 
+from engine.quant import Int8Linear
 from engine.sampling import SamplingParams
+from kernels.amx_matmul_cpu import K_STEP, amx_available
 from tests.conftest import track_engine
 from tests.engine.real_model import hf_reference, policy_text, real_llm
 
@@ -55,17 +57,34 @@ def _perplexity(logits: torch.Tensor, ids: list[int]) -> float:
     return math.exp(nll.item())
 
 
-def test_int8_agrees_with_fp32_on_1000_policy_tokens():
+def _set_amx_prompt_rows(llm, enabled: bool) -> int:
+    """Turn the AMX path of the prompt rows on or off in every int8 linear that has it; how many have it."""
+    layers = [m for m in llm.engine.runner.model.modules() if isinstance(m, Int8Linear) and m.is_prepared]
+    with_amx = [m for m in layers if m.in_features % K_STEP == 0] if amx_available() else []
+    for layer in with_amx:
+        layer.amx_prompt_rows = enabled
+    return len(with_amx)
+
+
+@pytest.mark.parametrize("amx", [True, False], ids=["prompt-path", "decode-path"])
+def test_int8_agrees_with_fp32_on_1000_policy_tokens(amx):
+    """Both int8 paths: prompt rows on AMX tiles where the CPU has them (bf16 activations), and the VNNI
+    kernel (int8 activations) that computes every generated token."""
     ids = _ids(1000)
     fp32 = real_llm("fp32").prompt_logits(ids)
     int8_llm = real_llm("int8")
     track_engine(int8_llm.engine)
-    int8 = int8_llm.prompt_logits(ids)
+    if _set_amx_prompt_rows(int8_llm, amx) == 0 and amx:
+        pytest.skip("no AMX on this machine: the prompt rows take the VNNI kernel, measured by decode-path")
+    try:
+        int8 = int8_llm.prompt_logits(ids)
+    finally:
+        _set_amx_prompt_rows(int8_llm, True)
     agreement = (fp32.argmax(-1) == int8.argmax(-1)).float().mean().item()
     ppl32, ppl8 = _perplexity(fp32, ids), _perplexity(int8, ids)
     print(f"top-1 agreement {agreement:.4f}, perplexity fp32 {ppl32:.3f} int8 {ppl8:.3f}")
     # Issue 2 asks for 97%: int8 weights and activations in groups (32 and 16 inputs) with an fp16 KV cache
-    # measure 98.1% (per-channel weights with per-token activations measured 93.9%); see the README.
+    # measure 98.1%, the AMX prompt path 98.0% (per-channel weights with per-token activations: 93.9%); README.
     assert agreement >= 0.97
     assert ppl8 <= ppl32 * 1.03
 
