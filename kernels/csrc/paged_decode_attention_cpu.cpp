@@ -34,6 +34,11 @@ inline void prefetch(const void* p, int64_t n) {
   for (int64_t b = 0; b < n; b += 64) _mm_prefetch(static_cast<const char*>(p) + b, _MM_HINT_T0);
 }
 
+// Ask for bytes [0, n) of p to be brought into L2.
+inline void prefetch_l2(const void* p, int64_t n) {
+  for (int64_t b = 0; b < n; b += 64) _mm_prefetch(static_cast<const char*>(p) + b, _MM_HINT_T1);
+}
+
 // Sixteen cached values as fp32 (exact for every cache dtype).
 inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
 inline __m512 load16(const at::Half* p) {
@@ -158,18 +163,37 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
   std::vector<float> partial(first_task[num_pairs] * stride);
   at::parallel_for(0, first_task[num_pairs], 1, [&](int64_t begin, int64_t end) {
     std::vector<float> scores(group * kSplitPositions), row(D);
-    std::vector<int64_t> offsets(kSplitPositions);  // each position's row in the cache
-    for (int64_t task = begin; task < end; ++task) {
-      const int64_t pair = std::upper_bound(first_task.begin(), first_task.end(), task) - first_task.begin() - 1;
+    std::vector<int64_t> offsets(kSplitPositions), next_offsets(kSplitPositions);  // each position's cache row
+    // A task's span: its length, its pair, and each position's row in the cache.
+    auto span_of = [&](int64_t task, int64_t* rows, int64_t& pair) {
+      pair = std::upper_bound(first_task.begin(), first_task.end(), task) - first_task.begin() - 1;
       const int64_t seq = pair / num_kv_heads, kv_head = pair % num_kv_heads;
       const int64_t lo = first_position(seq) + (task - first_task[pair]) * kSplitPositions;
       const int64_t n = std::min<int64_t>(kSplitPositions, context_lens[seq] - lo);
-      const float* qs = q + (seq * num_heads + kv_head * group) * D;
       const int32_t* table = block_tables + seq * max_blocks;
       for (int64_t t = 0, block = lo / block_size, in_block = lo % block_size; t < n; ++t) {
-        offsets[t] = ((table[block] * block_size + in_block) * num_kv_heads + kv_head) * D;
+        rows[t] = ((table[block] * block_size + in_block) * num_kv_heads + kv_head) * D;
         if (++in_block == block_size) in_block = 0, ++block;
       }
+      return n;
+    };
+    int64_t pair = 0, next_pair = 0;
+    int64_t next_n = span_of(begin, next_offsets.data(), next_pair);
+    for (int64_t task = begin; task < end; ++task) {
+      std::swap(offsets, next_offsets);
+      pair = next_pair;
+      const int64_t n = next_n;
+      next_n = task + 1 < end ? span_of(task + 1, next_offsets.data(), next_pair) : 0;
+      const int64_t seq = pair / num_kv_heads, kv_head = pair % num_kv_heads;
+      const float* qs = q + (seq * num_heads + kv_head * group) * D;
+      // Rows come in block-table order, which the hardware prefetcher cannot follow. Into L2 now: this span's
+      // values (read after all its keys) and the next span's keys; the keys' own rows are asked for again
+      // kPrefetchRows ahead, into L1.
+#if defined(__AVX512F__)
+      const int64_t row_bytes = D * static_cast<int64_t>(sizeof(KV));
+      for (int64_t t = 0; t < n; ++t) prefetch_l2(v_cache + offsets[t], row_bytes);
+      for (int64_t t = 0; t < next_n; ++t) prefetch_l2(k_cache + next_offsets[t], row_bytes);
+#endif
       auto key = [&](int64_t t) { return k_cache + offsets[t]; };
       auto value = [&](int64_t t) { return v_cache + offsets[t]; };
       float* acc = partial.data() + task * stride;
