@@ -134,7 +134,8 @@ class ModelRunner:
             start, end = seq.num_computed_tokens, seq.num_computed_tokens + num_new
             input_ids.extend(seq.token_ids[start:end])
             positions.extend(range(start, end))
-            is_prompt.extend(p < seq.num_prompt_tokens for p in range(start, end))
+            num_prompt_rows = min(max(seq.num_prompt_tokens - start, 0), num_new)
+            is_prompt.extend([True] * num_prompt_rows + [False] * (num_new - num_prompt_rows))
             for group, table in seq.block_tables.items():
                 slots[group].extend(table[p // bs] * bs + p % bs for p in range(start, end))
             context_lens.append(end)

@@ -9,8 +9,8 @@ computed with. The LM head runs outside the mark: its rows are sampled tokens.
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import torch

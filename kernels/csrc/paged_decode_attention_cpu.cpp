@@ -177,12 +177,11 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
       }
       return n;
     };
-    int64_t pair = 0, next_pair = 0;
+    int64_t next_pair = 0;
     int64_t next_n = span_of(begin, next_offsets.data(), next_pair);
     for (int64_t task = begin; task < end; ++task) {
       std::swap(offsets, next_offsets);
-      pair = next_pair;
-      const int64_t n = next_n;
+      const int64_t pair = next_pair, n = next_n;
       next_n = task + 1 < end ? span_of(task + 1, next_offsets.data(), next_pair) : 0;
       const int64_t seq = pair / num_kv_heads, kv_head = pair % num_kv_heads;
       const float* qs = q + (seq * num_heads + kv_head * group) * D;

@@ -10,8 +10,8 @@
 // The integer dots are exact, and every output runs the same float operations in the same order whatever
 // the batch, so a row's result never depends on the rest of the batch, and equals the PyTorch reference
 // (kernels/w8a8_matmul_ref.py) bit for bit. AVX-512 VNNI computes the dots where the build has it
-// (unsigned weight x signed activation; the 128 added to the weights is taken off again by starting each dot at -128 * sum(q));
-// the portable loop gives the same bits elsewhere.
+// (unsigned weight x signed activation; the 128 added to the weights is taken off again by starting each
+// dot at -128 * sum(q)); the portable loop gives the same bits elsewhere.
 #include "cpu_kernels.h"
 
 #include <c10/util/Half.h>

@@ -8,7 +8,6 @@ import torch
 
 from engine.quant import Int8Linear
 from engine.sampling import SamplingParams
-from kernels.amx_matmul_cpu import K_STEP, amx_available
 from tests.conftest import track_engine
 from tests.engine.real_model import hf_reference, policy_text, real_llm
 
@@ -57,13 +56,9 @@ def _perplexity(logits: torch.Tensor, ids: list[int]) -> float:
     return math.exp(nll.item())
 
 
-def _set_amx_prompt_rows(llm, enabled: bool) -> int:
-    """Turn the AMX path of the prompt rows on or off in every int8 linear that has it; how many have it."""
-    layers = [m for m in llm.engine.runner.model.modules() if isinstance(m, Int8Linear) and m.is_prepared]
-    with_amx = [m for m in layers if m.in_features % K_STEP == 0] if amx_available() else []
-    for layer in with_amx:
-        layer.amx_prompt_rows = enabled
-    return len(with_amx)
+def _amx_linears(llm) -> list[Int8Linear]:
+    """The int8 linears that run prompt rows on AMX tiles (none where the CPU has no AMX)."""
+    return [m for m in llm.engine.runner.model.modules() if isinstance(m, Int8Linear) and m.amx_prompt_rows]
 
 
 @pytest.mark.parametrize("amx", [True, False], ids=["prompt-path", "decode-path"])
@@ -74,12 +69,16 @@ def test_int8_agrees_with_fp32_on_1000_policy_tokens(amx):
     fp32 = real_llm("fp32").prompt_logits(ids)
     int8_llm = real_llm("int8")
     track_engine(int8_llm.engine)
-    if _set_amx_prompt_rows(int8_llm, amx) == 0 and amx:
+    with_amx = _amx_linears(int8_llm)
+    if amx and not with_amx:
         pytest.skip("no AMX on this machine: the prompt rows take the VNNI kernel, measured by decode-path")
     try:
+        for layer in with_amx:
+            layer.amx_prompt_rows = amx
         int8 = int8_llm.prompt_logits(ids)
     finally:
-        _set_amx_prompt_rows(int8_llm, True)
+        for layer in with_amx:
+            layer.amx_prompt_rows = True
     agreement = (fp32.argmax(-1) == int8.argmax(-1)).float().mean().item()
     ppl32, ppl8 = _perplexity(fp32, ids), _perplexity(int8, ids)
     print(f"top-1 agreement {agreement:.4f}, perplexity fp32 {ppl32:.3f} int8 {ppl8:.3f}")
