@@ -26,6 +26,11 @@ class AsyncLLM:
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._streams: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = {}
         self._lock = threading.Lock()
+        # Adds made on one event-loop pass go to the engine thread as one command, so requests submitted
+        # together (a SoT answer's points) start in the same step instead of racing the step loop.
+        self._pending_adds: dict[asyncio.AbstractEventLoop, list] = {}
+        self._aborted_pending: set[str] = set()  # aborted before their add was flushed: aborted right after it
+        self._closed = False  # set (under the lock) once the engine thread takes no more commands
         self._stopped = threading.Event()
         # The engine is built on its own thread: torch ops run 1.7x slower on a thread other than the one
         # whose OpenMP team did the loading (measured on this 2-core CPU), and flushing denormals is per thread.
@@ -55,7 +60,7 @@ class AsyncLLM:
             self._streams[request_id] = (asyncio.get_running_loop(), stream)
         loop = asyncio.get_running_loop()
         added = loop.create_future()
-        self._commands.put(("add", seq, (loop, added)))
+        self._submit(loop, seq, added)
         error = await added
         if error is not None:
             self._drop_stream(request_id)
@@ -75,7 +80,11 @@ class AsyncLLM:
 
     def abort(self, request_id: str) -> None:
         """Abort a request; its blocks are freed before the next step."""
-        self._commands.put(("abort", request_id, None))
+        with self._lock:
+            if any(seq.request_id == request_id for adds in self._pending_adds.values() for seq, _ in adds):
+                self._aborted_pending.add(request_id)  # keeps the order: the add goes first
+                return
+            self._commands.put(("abort", request_id, None))
 
     def snapshot(self) -> EngineSnapshot:
         return self.engine.snapshot()
@@ -110,6 +119,29 @@ class AsyncLLM:
         self._commands.put(("wake", None, None))
         self._thread.join(timeout_s)
 
+    def _submit(self, loop: asyncio.AbstractEventLoop, seq, added: asyncio.Future) -> None:
+        """Queue `seq` for the engine with the other adds of this loop pass (flushed by `call_soon`, which
+        runs after the tasks already scheduled, e.g. all the points a planner just created)."""
+        with self._lock:
+            pending = self._pending_adds.setdefault(loop, [])
+            pending.append((seq, (loop, added)))
+            first = len(pending) == 1
+        if first:
+            loop.call_soon(self._flush_adds, loop)
+
+    def _flush_adds(self, loop: asyncio.AbstractEventLoop) -> None:
+        with self._lock:
+            adds = self._pending_adds.pop(loop, [])
+            aborted = [seq.request_id for seq, _ in adds if seq.request_id in self._aborted_pending]
+            self._aborted_pending.difference_update(aborted)
+            if adds and not self._closed:
+                self._commands.put(("add", adds, None))
+                for request_id in aborted:
+                    self._commands.put(("abort", request_id, None))
+                return
+        for _, reply in adds:
+            _reply(reply, EngineDeadError("engine is shut down"))
+
     # ---- engine thread --------------------------------------------------------------------
     def _drop_stream(self, request_id: str) -> None:
         with self._lock:
@@ -126,13 +158,14 @@ class AsyncLLM:
                 pass
 
     def _handle(self, command) -> None:
-        kind, arg, reply = command
+        kind, arg, _ = command
         if kind == "add":
-            try:
-                self.engine.add_sequence(arg)
-                _reply(reply, None)
-            except Exception as exc:  # queue full, duplicate id: reported to the caller
-                _reply(reply, exc)
+            for seq, seq_reply in arg:
+                try:
+                    self.engine.add_sequence(seq)
+                    _reply(seq_reply, None)
+                except Exception as exc:  # queue full, duplicate id: reported to that caller
+                    _reply(seq_reply, exc)
         elif kind == "abort":
             out = self.engine.abort(arg)
             if out is not None:
@@ -165,13 +198,16 @@ class AsyncLLM:
                 self._deliver(out)
         for out in self.engine.fail_all("engine shut down"):
             self._deliver(out)
+        with self._lock:
+            self._closed = True
         while True:  # answer adds that raced with shutdown
             try:
-                kind, _, reply = self._commands.get_nowait()
+                kind, arg, _ = self._commands.get_nowait()
             except queue.Empty:
                 break
             if kind == "add":
-                _reply(reply, EngineDeadError("engine is shut down"))
+                for _, reply in arg:
+                    _reply(reply, EngineDeadError("engine is shut down"))
 
 
 def _reply(reply: tuple[asyncio.AbstractEventLoop, asyncio.Future], value) -> None:

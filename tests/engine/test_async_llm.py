@@ -87,3 +87,35 @@ def test_shutdown_is_clean_and_rejects_new_work(async_llm):
             await _collect(async_llm, [5, 6], SamplingParams(max_tokens=2))
 
     asyncio.run(main())
+
+
+def test_requests_submitted_together_start_in_the_same_step(async_llm):
+    """Adds made on one event-loop pass reach the engine as one command: no request misses the first step."""
+    params = SamplingParams(max_tokens=1, ignore_eos=True)
+    prompts = [[5, 6, 7, 8], [9] * 30, [11, 12], [13] * 17]
+
+    async def submit_after_work(prompt):
+        time.sleep(0.005)  # noqa: ASYNC251 -- blocking work before each add (a planner tokenizing its point)
+        return await _collect(async_llm, prompt, params)
+
+    async def main():
+        return await asyncio.gather(*(submit_after_work(p) for p in prompts))
+
+    steps_before = async_llm.snapshot().num_steps
+    streams = asyncio.run(main())
+    assert all(outs[-1].finish_reason == "length" for outs in streams)
+    assert async_llm.snapshot().num_steps - steps_before == 1
+
+
+def test_abort_before_the_add_reaches_the_engine(async_llm):
+    """An abort issued while the add is still pending is applied after it: the stream ends, nothing leaks."""
+    async def main():
+        task = asyncio.create_task(_collect(async_llm, [7] * 20, SamplingParams(max_tokens=300, ignore_eos=True), "early"))
+        await asyncio.sleep(0)  # the task has queued its add; the flush has not run yet
+        async_llm.abort("early")
+        return await asyncio.wait_for(task, 10)
+
+    outs = asyncio.run(main())
+    assert outs[-1].finished and outs[-1].finish_reason == "abort"
+    assert not async_llm.engine.has_unfinished
+    assert async_llm.engine.num_allocated_blocks() == 0
