@@ -40,11 +40,12 @@ def triton_ops() -> KernelOps:
 
 
 def cpu_ops() -> KernelOps:
-    """The PyTorch references with the C++ K/V store, paged decode attention, RMSNorm, gated activation and
-    Q/K norm with RoPE, where they build (`kernels.cpu_extension`)."""
+    """The PyTorch references with the C++ K/V store, paged decode and prefill attention, RMSNorm, gated
+    activation and Q/K norm with RoPE, where they build (`kernels.cpu_extension`)."""
     from kernels import cpu_extension
     from kernels.act_and_mul_cpu import act_and_mul_cpu
     from kernels.paged_decode_attention_cpu import paged_decode_attention_cpu
+    from kernels.paged_prefill_attention_cpu import paged_prefill_attention_cpu
     from kernels.qk_norm_rope_cpu import qk_norm_rope_cpu
     from kernels.rms_norm_cpu import rms_norm_cpu
     from kernels.store_kv_cpu import store_kv_cpu
@@ -52,7 +53,8 @@ def cpu_ops() -> KernelOps:
     if cpu_extension.load() is None:
         return TORCH_OPS
     return TORCH_OPS._replace(store_kv=store_kv_cpu, paged_decode_attention=paged_decode_attention_cpu,
-                              rms_norm=rms_norm_cpu, act_and_mul=act_and_mul_cpu, qk_norm_rope=qk_norm_rope_cpu)
+                              paged_prefill_attention=paged_prefill_attention_cpu, rms_norm=rms_norm_cpu,
+                              act_and_mul=act_and_mul_cpu, qk_norm_rope=qk_norm_rope_cpu)
 
 
 def select_ops(device: torch.device, backend: str = "auto") -> KernelOps:

@@ -4,6 +4,8 @@
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("paged_decode_attention", &paged_decode_attention, "Paged decode attention, read in place");
+  m.def("paged_prefill_attention", &paged_prefill_attention,
+        "Paged prefill attention, read in place; a row's result depends only on its position and the cache");
   m.def("w8a8_matmul", &w8a8_matmul, "int8 x int8 matmul with group-wise scales, activations quantized per group",
         py::arg("x"), py::arg("packed"), py::arg("packed_scale"), py::arg("out_features"), py::arg("act_group"), py::arg("bias"),
         py::arg("portable") = false);

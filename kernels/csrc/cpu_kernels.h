@@ -35,6 +35,9 @@ inline void check_packed_weight(const at::Tensor& packed, const at::Tensor& pack
 at::Tensor paged_decode_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
                                   at::Tensor context_lens, double scale, int64_t window);
 
+at::Tensor paged_prefill_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
+                                   at::Tensor cu_seqlens, at::Tensor context_lens, double scale, int64_t window);
+
 at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
                        int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
                        bool portable);

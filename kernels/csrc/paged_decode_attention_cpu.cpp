@@ -9,17 +9,11 @@
 // q [S, H, D] fp32; k_cache/v_cache [num_blocks, block_size, KVH, D] fp32, fp16 or bf16; block_tables [S, max_blocks]
 // int32 (-1 = absent); context_lens [S] int32; keys at positions [max(0, ctx - window), ctx) (window <= 0: all).
 #include "cpu_kernels.h"
-
-#include <c10/util/BFloat16.h>
-#include <c10/util/Half.h>
+#include "kv_rows.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
-
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
 
 namespace {
 
@@ -39,29 +33,6 @@ inline void prefetch_l2(const void* p, int64_t n) {
   for (int64_t b = 0; b < n; b += 64) _mm_prefetch(static_cast<const char*>(p) + b, _MM_HINT_T1);
 }
 
-// Sixteen cached values as fp32 (exact for every cache dtype).
-inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
-inline __m512 load16(const at::Half* p) {
-  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
-inline __m512 load16(const at::BFloat16* p) {
-  const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-  return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
-}
-#endif
-
-// One cached key or value row as fp32 (exact for every cache dtype). With AVX-512, sixteen at a time:
-// c10::Half's own conversion is bit arithmetic the compiler does not vectorize; the hardware's is one op.
-template <typename KV>
-inline void widen(const KV* src, float* dst, int64_t n) {
-  int64_t d = 0;
-#if defined(__AVX512F__)
-  for (; d + 16 <= n; d += 16) _mm512_storeu_ps(dst + d, load16(src + d));
-#endif
-  for (; d < n; ++d) dst[d] = static_cast<float>(src[d]);
-}
-
-#if defined(__AVX512F__)
 // scores[g * n + t] = scale * q_g . k_t for the kGroup query heads of one KV head (D a multiple of 16).
 // Two accumulators per head, so that eight FMA chains run side by side instead of one.
 template <int kGroup, typename KV, typename Slot>

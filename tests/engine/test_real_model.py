@@ -83,7 +83,8 @@ def test_int8_agrees_with_fp32_on_1000_policy_tokens(amx):
     ppl32, ppl8 = _perplexity(fp32, ids), _perplexity(int8, ids)
     print(f"top-1 agreement {agreement:.4f}, perplexity fp32 {ppl32:.3f} int8 {ppl8:.3f}")
     # Issue 2 asks for 97%: int8 weights and activations in groups (32 and 16 inputs) with an fp16 KV cache
-    # measure 98.1%, the AMX prompt path 98.0% (per-channel weights with per-token activations: 93.9%); README.
+    # measure 97.3% here (97.3% over 34,400 tokens), the AMX prompt path 98.0% (per-channel weights with
+    # per-token activations: 93.9%); README.
     assert agreement >= 0.97
     assert ppl8 <= ppl32 * 1.03
 

@@ -1,0 +1,317 @@
+// Paged prefill attention for the CPU: a flat batch of prefill chunks against the paged KV cache, read in
+// place, with a fixed order of operations for every query row.
+//
+// PyTorch's attention (the reference) blocks its work by the number of queries and keys of the call, so a
+// token's last bits moved with the way its prompt was cut into chunks, and chunking depends on the batch.
+// Here a task is a block of consecutive rows of one sequence and one KV head. It walks the keys in spans of
+// absolute positions [64j, 64j + 64), converted once per span and shared by the block's query heads: scores
+// as a small matrix product (queries transposed, each dot one chain of FMAs over the head dimension), an online
+// softmax per query head, and the weighted values summed in position order. Keys a row must not see
+// (causal, sliding window) get weight exactly zero, which adds exactly nothing, and spans a row sees none of
+// leave it untouched. A row's result therefore depends only on its own position and the cache: the same
+// bits in one chunk or several, alone or batched.
+//
+// q [N, H, D] fp32; caches [num_blocks, block_size, KVH, D] fp32, fp16 or bf16; block_tables [S, max_blocks]
+// int32; cu_seqlens [S + 1] int32 (sequence s owns rows [cu[s], cu[s + 1]), the last new tokens of its
+// context_lens[s]); keys at positions [max(0, p + 1 - window), p] for the row at position p (window <= 0: all).
+#include "cpu_kernels.h"
+#include "kv_rows.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace {
+
+constexpr int64_t kSpan = 64;     // key positions per span (absolute: [64j, 64j + 64))
+constexpr int64_t kRowBlock = 8;  // query rows per task, times the query heads of one KV head
+constexpr int64_t kLanes = 16;    // query heads side by side in the score micro-kernel (one AVX-512 register)
+constexpr int64_t kKeys = 8;      // keys per register block of the score micro-kernel
+constexpr int64_t kHeads = 4;     // query heads per register block of the value micro-kernel
+
+struct Task {
+  int64_t seq, first_row, num_rows, kv_head;
+};
+
+#if defined(__AVX512F__)
+// One register block of score_span: keys [t0, t0 + NT) against query lanes [m0, m0 + 16 * NC).
+template <int64_t NT, int64_t NC>
+inline void score_block(const float* keys, int64_t t0, const float* qt, int64_t L, int64_t m0, int64_t D,
+                        float scale, float* scores) {
+  __m512 acc[NT][NC];
+  for (int64_t t = 0; t < NT; ++t)
+    for (int64_t c = 0; c < NC; ++c) acc[t][c] = _mm512_setzero_ps();
+  for (int64_t d = 0; d < D; ++d) {
+    __m512 q[NC];
+    for (int64_t c = 0; c < NC; ++c) q[c] = _mm512_loadu_ps(qt + d * L + m0 + 16 * c);
+    for (int64_t t = 0; t < NT; ++t) {
+      const __m512 k = _mm512_set1_ps(keys[(t0 + t) * D + d]);
+      for (int64_t c = 0; c < NC; ++c) acc[t][c] = _mm512_fmadd_ps(k, q[c], acc[t][c]);
+    }
+  }
+  for (int64_t t = 0; t < NT; ++t)
+    for (int64_t c = 0; c < NC; ++c)
+      _mm512_storeu_ps(scores + (t0 + t) * L + m0 + 16 * c, _mm512_mul_ps(acc[t][c], _mm512_set1_ps(scale)));
+}
+
+template <int64_t NC>
+inline void score_columns(const float* keys, int64_t n, const float* qt, int64_t L, int64_t m0, int64_t D,
+                          float scale, float* scores) {
+  int64_t t0 = 0;
+  for (; t0 + kKeys <= n; t0 += kKeys) score_block<kKeys, NC>(keys, t0, qt, L, m0, D, scale, scores);
+  for (; t0 < n; ++t0) score_block<1, NC>(keys, t0, qt, L, m0, D, scale, scores);
+}
+#endif
+
+// scores[t * L + m] = scale * k_t . q_m for t < n and every lane m < L (a multiple of kLanes); keys [kSpan][D],
+// the queries transposed, qt [D][L]. Each dot is summed over d in order, one FMA at a time.
+void score_span(const float* keys, int64_t n, const float* qt, int64_t L, int64_t D, float scale, float* scores) {
+  int64_t m0 = 0;
+#if defined(__AVX512F__)
+  for (; m0 + 2 * kLanes <= L; m0 += 2 * kLanes) score_columns<2>(keys, n, qt, L, m0, D, scale, scores);
+  for (; m0 < L; m0 += kLanes) score_columns<1>(keys, n, qt, L, m0, D, scale, scores);
+#endif
+  for (; m0 < L; ++m0)
+    for (int64_t t = 0; t < n; ++t) {
+      float dot = 0.f;
+      for (int64_t d = 0; d < D; ++d) dot = std::fma(keys[t * D + d], qt[d * L + m0], dot);
+      scores[t * L + m0] = dot * scale;
+    }
+}
+
+#if defined(__AVX512F__)
+// e^x for sixteen floats: x = n ln2 + r, |r| <= ln2 / 2, a degree-6 polynomial for e^r, times 2^n; within
+// 2 ulp of expf, and 0 below -87 (where expf is denormal or 0). The same bits on every call.
+inline __m512 exp16(__m512 x) {
+  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504f)), _MM_FROUND_TO_NEAREST_INT);
+  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145752f), x);
+  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860677e-6f), r);
+  __m512 p = _mm512_set1_ps(1.f / 720);
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 120));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 24));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 6));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
+  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
+  const __mmask16 tiny = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.f), _CMP_LT_OQ);
+  return _mm512_maskz_mov_ps(static_cast<__mmask16>(~tiny), _mm512_scalef_ps(p, n));
+}
+#endif
+
+// acc[m * D + d] += sum over t < n, in order, of probs[t * L + m] * values[t * D + d], for m < M.
+void weigh_span(const float* probs, int64_t L, int64_t M, const float* values, int64_t n, int64_t D, float* acc) {
+  int64_t m = 0;
+#if defined(__AVX512F__)
+  if (D % 64 == 0) {
+    const int64_t blocked = M / kHeads * kHeads;
+    for (int64_t d0 = 0; d0 < D; d0 += 64)  // these 64 dims of the span's values stay in L1 for every head
+      for (m = 0; m < blocked; m += kHeads) {
+        __m512 a[kHeads][4];
+        for (int64_t i = 0; i < kHeads; ++i)
+          for (int c = 0; c < 4; ++c) a[i][c] = _mm512_loadu_ps(acc + (m + i) * D + d0 + 16 * c);
+        for (int64_t t = 0; t < n; ++t) {
+          const float* row = values + t * D + d0;
+          const __m512 v0 = _mm512_loadu_ps(row), v1 = _mm512_loadu_ps(row + 16);
+          const __m512 v2 = _mm512_loadu_ps(row + 32), v3 = _mm512_loadu_ps(row + 48);
+          for (int64_t i = 0; i < kHeads; ++i) {
+            const __m512 p = _mm512_set1_ps(probs[t * L + m + i]);
+            a[i][0] = _mm512_fmadd_ps(p, v0, a[i][0]);
+            a[i][1] = _mm512_fmadd_ps(p, v1, a[i][1]);
+            a[i][2] = _mm512_fmadd_ps(p, v2, a[i][2]);
+            a[i][3] = _mm512_fmadd_ps(p, v3, a[i][3]);
+          }
+        }
+        for (int64_t i = 0; i < kHeads; ++i)
+          for (int c = 0; c < 4; ++c) _mm512_storeu_ps(acc + (m + i) * D + d0 + 16 * c, a[i][c]);
+      }
+    m = blocked;
+  }
+#endif
+  for (; m < M; ++m) {  // the rest one query head at a time: the same FMAs in the same order
+    float* a = acc + m * D;
+    for (int64_t t = 0; t < n; ++t) {
+      const float p = probs[t * L + m];
+      const float* row = values + t * D;
+      for (int64_t d = 0; d < D; ++d) a[d] = std::fma(p, row[d], a[d]);
+    }
+  }
+}
+
+// The online softmax of one span, per query head m (lane): only keys t in [from[m], to[m]) count. Scores
+// become weights, exp(score - new running max), and exactly 0 for keys the head must not see; rescale[m]
+// is the factor for what the head summed before (1 where it sees nothing here, which leaves it untouched).
+// Each lane's sums run over t in order.
+void softmax_span(float* scores, int64_t n, int64_t L, const int32_t* from, const int32_t* to,
+                  float* running_max, float* running_sum, float* rescale) {
+  const float minus_inf = -std::numeric_limits<float>::infinity();
+  int64_t m0 = 0;
+#if defined(__AVX512F__)
+  for (; m0 < L; m0 += kLanes) {
+    const __m512i lo = _mm512_loadu_si512(from + m0), hi = _mm512_loadu_si512(to + m0);
+    const __mmask16 sees = _mm512_cmplt_epi32_mask(lo, hi);
+    __m512 span_max = _mm512_set1_ps(minus_inf);
+    for (int64_t t = 0; t < n; ++t) {
+      const __m512i tt = _mm512_set1_epi32(static_cast<int32_t>(t));
+      const __mmask16 visible = _mm512_cmple_epi32_mask(lo, tt) & _mm512_cmplt_epi32_mask(tt, hi);
+      span_max = _mm512_mask_max_ps(span_max, visible, span_max, _mm512_loadu_ps(scores + t * L + m0));
+    }
+    const __m512 old_max = _mm512_loadu_ps(running_max + m0);
+    const __m512 new_max = _mm512_mask_max_ps(old_max, sees, old_max, span_max);
+    const __m512 factor = _mm512_mask_blend_ps(sees, _mm512_set1_ps(1.f), exp16(_mm512_sub_ps(old_max, new_max)));
+    __m512 sum = _mm512_setzero_ps();
+    for (int64_t t = 0; t < n; ++t) {
+      const __m512i tt = _mm512_set1_epi32(static_cast<int32_t>(t));
+      const __mmask16 visible = _mm512_cmple_epi32_mask(lo, tt) & _mm512_cmplt_epi32_mask(tt, hi);
+      float* row = scores + t * L + m0;
+      const __m512 p = _mm512_maskz_mov_ps(visible, exp16(_mm512_sub_ps(_mm512_loadu_ps(row), new_max)));
+      _mm512_storeu_ps(row, p);
+      sum = _mm512_add_ps(sum, p);
+    }
+    _mm512_storeu_ps(running_sum + m0, _mm512_add_ps(_mm512_mul_ps(_mm512_loadu_ps(running_sum + m0), factor), sum));
+    _mm512_storeu_ps(running_max + m0, new_max);
+    _mm512_storeu_ps(rescale + m0, factor);
+  }
+#endif
+  for (int64_t m = m0; m < L; ++m) {
+    if (from[m] >= to[m]) {
+      for (int64_t t = 0; t < n; ++t) scores[t * L + m] = 0.f;
+      rescale[m] = 1.f;
+      continue;
+    }
+    float span_max = minus_inf;
+    for (int64_t t = from[m]; t < to[m]; ++t) span_max = std::max(span_max, scores[t * L + m]);
+    const float new_max = std::max(running_max[m], span_max);
+    rescale[m] = std::exp(running_max[m] - new_max);
+    float sum = 0.f;
+    for (int64_t t = 0; t < n; ++t) {
+      float& s = scores[t * L + m];
+      s = t >= from[m] && t < to[m] ? std::exp(s - new_max) : 0.f;
+      sum += s;
+    }
+    running_sum[m] = running_sum[m] * rescale[m] + sum;
+    running_max[m] = new_max;
+  }
+}
+
+template <typename KV>
+void attend_prefill(const float* q, const KV* k_cache, const KV* v_cache, const int32_t* block_tables,
+                    const int32_t* cu_seqlens, const int32_t* context_lens, float* out, int64_t num_seqs,
+                    int64_t num_heads, int64_t num_kv_heads, int64_t D, int64_t block_size, int64_t max_blocks,
+                    float scale, int64_t window) {
+  const int64_t group = num_heads / num_kv_heads;
+  std::vector<Task> tasks;
+  for (int64_t s = 0; s < num_seqs; ++s)
+    for (int64_t r = cu_seqlens[s]; r < cu_seqlens[s + 1]; r += kRowBlock)
+      for (int64_t h = 0; h < num_kv_heads; ++h)
+        tasks.push_back({s, r, std::min<int64_t>(kRowBlock, cu_seqlens[s + 1] - r), h});
+  // Later rows see more keys; the cores take contiguous ranges of tasks, so interleave cheap and dear ones.
+  const int64_t num_tasks = static_cast<int64_t>(tasks.size());
+  std::vector<int64_t> order(num_tasks);
+  for (int64_t i = 0; i < num_tasks; ++i) order[i] = i % 2 == 0 ? i / 2 : num_tasks - 1 - i / 2;
+  at::parallel_for(0, num_tasks, 1, [&](int64_t begin, int64_t end) {
+    const int64_t max_heads = kRowBlock * group, lanes = (max_heads + kLanes - 1) / kLanes * kLanes;
+    std::vector<float> qt(D * lanes), keys(kSpan * D), values(kSpan * D), scores(kSpan * lanes), acc(max_heads * D);
+    std::vector<float> running_max(lanes), running_sum(lanes), rescale(lanes);
+    std::vector<int32_t> from(lanes), to(lanes);  // lanes past M see nothing
+    std::vector<int64_t> position(kRowBlock), first_key(kRowBlock);
+    for (int64_t i = begin; i < end; ++i) {
+      const Task& task = tasks[order[i]];
+      const int64_t M = task.num_rows * group, L = (M + kLanes - 1) / kLanes * kLanes;
+      const int64_t last_position = context_lens[task.seq] - (cu_seqlens[task.seq + 1] - task.first_row);
+      std::fill(qt.begin(), qt.begin() + D * L, 0.f);
+      for (int64_t r = 0; r < task.num_rows; ++r) {
+        position[r] = last_position + r;
+        first_key[r] = window > 0 ? std::max<int64_t>(0, position[r] + 1 - window) : 0;
+        for (int64_t g = 0; g < group; ++g) {
+          const float* qm = q + ((task.first_row + r) * num_heads + task.kv_head * group + g) * D;
+          for (int64_t d = 0; d < D; ++d) qt[d * L + r * group + g] = qm[d];
+        }
+      }
+      std::fill(acc.begin(), acc.begin() + M * D, 0.f);
+      std::fill(running_max.begin(), running_max.end(), -std::numeric_limits<float>::infinity());
+      std::fill(running_sum.begin(), running_sum.end(), 0.f);
+      std::fill(from.begin(), from.end(), 0);
+      std::fill(to.begin(), to.end(), 0);
+      const int32_t* table = block_tables + task.seq * max_blocks;
+      const int64_t last_key = position[task.num_rows - 1];
+      for (int64_t lo = first_key[0] / kSpan * kSpan; lo <= last_key; lo += kSpan) {
+        const int64_t n = std::min<int64_t>(kSpan, last_key + 1 - lo);
+        for (int64_t t = 0; t < n; ++t) {
+          const int64_t pos = lo + t;
+          if (pos < first_key[0]) {  // before every row's window: its block may be gone (-1); no row reads it
+            std::fill(keys.begin() + t * D, keys.begin() + (t + 1) * D, 0.f);
+            std::fill(values.begin() + t * D, values.begin() + (t + 1) * D, 0.f);
+            continue;
+          }
+          const int64_t row = ((static_cast<int64_t>(table[pos / block_size]) * block_size + pos % block_size) *
+                                   num_kv_heads + task.kv_head) * D;
+          widen(k_cache + row, keys.data() + t * D, D);
+          widen(v_cache + row, values.data() + t * D, D);
+        }
+        score_span(keys.data(), n, qt.data(), L, D, scale, scores.data());
+        for (int64_t r = 0; r < task.num_rows; ++r)  // each query head's visible keys in this span: [from, to)
+          for (int64_t g = 0; g < group; ++g) {
+            from[r * group + g] = static_cast<int32_t>(std::max(first_key[r], lo) - lo);
+            to[r * group + g] = static_cast<int32_t>(std::min(position[r] + 1, lo + n) - lo);
+          }
+        softmax_span(scores.data(), n, L, from.data(), to.data(), running_max.data(), running_sum.data(),
+                     rescale.data());
+        for (int64_t m = 0; m < M; ++m) {
+          float* a = acc.data() + m * D;
+          for (int64_t d = 0; d < D; ++d) a[d] *= rescale[m];
+        }
+        weigh_span(scores.data(), L, M, values.data(), n, D, acc.data());
+      }
+      for (int64_t r = 0; r < task.num_rows; ++r)
+        for (int64_t g = 0; g < group; ++g) {
+          const int64_t m = r * group + g;
+          const float inv = 1.f / running_sum[m];
+          float* o = out + ((task.first_row + r) * num_heads + task.kv_head * group + g) * D;
+          for (int64_t d = 0; d < D; ++d) o[d] = acc[m * D + d] * inv;
+        }
+    }
+  });
+}
+
+}  // namespace
+
+at::Tensor paged_prefill_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
+                                   at::Tensor cu_seqlens, at::Tensor context_lens, double scale, int64_t window) {
+  TORCH_CHECK(q.dim() == 3 && q.scalar_type() == at::kFloat && q.is_contiguous(), "q must be contiguous fp32 [N, H, D]");
+  TORCH_CHECK(k_cache.dim() == 4 && k_cache.is_contiguous() && v_cache.is_contiguous(), "caches must be contiguous 4-D");
+  TORCH_CHECK(k_cache.scalar_type() == v_cache.scalar_type(), "k_cache and v_cache dtypes differ");
+  TORCH_CHECK(block_tables.scalar_type() == at::kInt && cu_seqlens.scalar_type() == at::kInt &&
+                  context_lens.scalar_type() == at::kInt, "block_tables, cu_seqlens and context_lens must be int32");
+  auto tables = block_tables.contiguous();
+  auto cu = cu_seqlens.contiguous();
+  auto lens = context_lens.contiguous();
+  const int64_t num_seqs = lens.numel(), num_heads = q.size(1), head_dim = q.size(2);
+  const int64_t block_size = k_cache.size(1), num_kv_heads = k_cache.size(2), max_blocks = tables.size(1);
+  TORCH_CHECK(k_cache.size(3) == head_dim && num_heads % num_kv_heads == 0, "head layout mismatch");
+  TORCH_CHECK(cu.numel() == num_seqs + 1 && tables.size(0) >= num_seqs, "one cu_seqlens step and table row per sequence");
+  const int32_t* c = cu.data_ptr<int32_t>();
+  const int32_t* l = lens.data_ptr<int32_t>();
+  TORCH_CHECK(c[0] == 0 && c[num_seqs] == q.size(0), "cu_seqlens must run from 0 to the number of rows");
+  for (int64_t s = 0; s < num_seqs; ++s)
+    TORCH_CHECK(c[s + 1] >= c[s] && l[s] >= c[s + 1] - c[s] && l[s] <= max_blocks * block_size,
+                "each sequence's context must hold its new rows and fit its block table");
+  auto out = at::empty_like(q);
+  if (q.size(0) == 0) return out;
+  const float s = static_cast<float>(scale);
+  if (k_cache.scalar_type() == at::kBFloat16) {
+    attend_prefill(q.data_ptr<float>(), k_cache.data_ptr<at::BFloat16>(), v_cache.data_ptr<at::BFloat16>(),
+                   tables.data_ptr<int32_t>(), c, l, out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads,
+                   head_dim, block_size, max_blocks, s, window);
+  } else if (k_cache.scalar_type() == at::kHalf) {
+    attend_prefill(q.data_ptr<float>(), k_cache.data_ptr<at::Half>(), v_cache.data_ptr<at::Half>(),
+                   tables.data_ptr<int32_t>(), c, l, out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads,
+                   head_dim, block_size, max_blocks, s, window);
+  } else {
+    TORCH_CHECK(k_cache.scalar_type() == at::kFloat, "caches must be fp32, fp16 or bf16");
+    attend_prefill(q.data_ptr<float>(), k_cache.data_ptr<float>(), v_cache.data_ptr<float>(),
+                   tables.data_ptr<int32_t>(), c, l, out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads,
+                   head_dim, block_size, max_blocks, s, window);
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+"""The model runner: a prompt's logits are the same bits whole or in chunks, alone or batched (CPU kernels)."""
+from __future__ import annotations
+
+import pytest
+import torch
+
+from engine.sampling import SamplingParams
+from engine.scheduler import ScheduledBatch
+from engine.sequence import Sequence
+from tests.engine.engine_fixtures import make_llm
+
+
+def _chunked_logits(engine, prompt: list[int], cuts: list[int], other: list[int]) -> torch.Tensor:
+    """The prompt's logits computed chunk by chunk, each chunk batched after a prefill of ``other``."""
+    seq, companion = Sequence("chunked", list(prompt), SamplingParams()), Sequence("other", list(other), SamplingParams())
+    engine.block_manager.allocate(seq, len(prompt), {})
+    engine.block_manager.allocate(companion, len(other), {})
+    try:
+        rows = []
+        for lo, hi in zip([0, *cuts], [*cuts, len(prompt)]):
+            seq.num_computed_tokens, companion.num_computed_tokens = lo, 0
+            logits = engine.runner.prompt_logits(ScheduledBatch([companion, seq], [len(other), hi - lo], 0))
+            rows.append(logits[len(other):])
+        return torch.cat(rows)
+    finally:
+        engine.block_manager.free(seq)
+        engine.block_manager.free(companion)
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "int8"])
+def test_prompt_logits_are_the_same_bits_in_chunks_and_batched(dtype, tiny_checkpoints, tmp_path):
+    """Every row's computation depends only on its own token and position (row-invariant linears, attention
+    with a fixed order of sums per row), so chunking and batch neighbours never change a bit."""
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype=dtype, max_num_batched_tokens=256)
+    gen = torch.Generator().manual_seed(0)
+    prompt, other = torch.randint(3, 500, (150,), generator=gen).tolist(), torch.randint(3, 500, (23,), generator=gen).tolist()
+    whole = llm.prompt_logits(prompt)
+    assert torch.equal(_chunked_logits(llm.engine, prompt, [17, 64, 130], other), whole)
