@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import torch
 
-from kernels import cpu_extension
 from kernels.attention_ref import paged_prefill_attention_ref
+from kernels.paged_decode_attention_cpu import paged_attention_kernels
 
 
 def paged_prefill_attention_cpu(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                                 cu_seqlens_q: torch.Tensor, context_lens: torch.Tensor, block_tables: torch.Tensor,
                                 scale: float, sliding_window: int | None = None) -> torch.Tensor:
     """Same contract as `paged_prefill_attention_ref`; inputs the kernel does not take go to the reference."""
-    kernels = cpu_extension.load()
-    if (kernels is None or not q.is_cpu or k_cache.dtype not in (torch.float32, torch.float16, torch.bfloat16)
-            or block_tables.dtype != torch.int32 or context_lens.dtype != torch.int32):
+    kernels = paged_attention_kernels(q, k_cache, block_tables, context_lens)
+    if kernels is None:
         return paged_prefill_attention_ref(q, k_cache, v_cache, cu_seqlens_q, context_lens, block_tables, scale,
                                            sliding_window)
     q32 = q if q.dtype == torch.float32 and q.is_contiguous() else q.float().contiguous()
