@@ -1,5 +1,6 @@
 """`supportdesk eval`: answer a JSONL question set with one loaded engine and score it: routing
-accuracy, fact recall, hallucinated numbers, leaks, and the answer language."""
+accuracy, fact recall, hallucinated numbers, leaks, the answer language, and, where a row names the
+sections that answer it, how many of the outline's points are among them and how many of them it covers."""
 from __future__ import annotations
 
 import asyncio
@@ -31,7 +32,9 @@ def load_questions(path: str | Path) -> list[dict]:
 
 
 def score_answer(row: dict, answer, kb: KnowledgeBase) -> dict:
-    """Per-question scores; keys absent from the row (expected mode, facts) are not scored."""
+    """Per-question scores; keys absent from the row (expected mode, facts, sections) are not scored.
+    ``points_relevant``: the outline's points (SoT answers) whose section is one of the row's
+    ``expected_sections``; ``sections_covered``: the expected sections among the answer's sources."""
     text = answer.answer
     kb_texts = [s.text for s in kb.sections()] + [row["question"]]
     facts = row.get("expected_facts") or []
@@ -45,6 +48,12 @@ def score_answer(row: dict, answer, kb: KnowledgeBase) -> dict:
         "leaks": find_leaks(text, prompts.secret_fragments()),
         "language_ok": detect_lang(text) == row.get("lang", detect_lang(row["question"])),
     }
+    expected_sections = row.get("expected_sections")
+    if expected_sections and answer.mode == "sot":
+        scores["points"] = len(answer.sources)
+        scores["points_relevant"] = sum(source in expected_sections for source in answer.sources)
+        scores["sections_expected"] = len(expected_sections)
+        scores["sections_covered"] = len(set(expected_sections) & set(answer.sources))
     return scores
 
 
@@ -63,6 +72,7 @@ def summarize(scored: list[dict]) -> dict:
     routed = [s for s in scored if s["routing_ok"] is not None]
     facts = sum(s["facts_expected"] for s in scored)
     zh = [s for s in scored if s["lang"] == "zh"]
+    outlined = [s for s in scored if "points" in s]
     return {
         "questions": len(scored),
         "routing_accuracy": sum(s["routing_ok"] for s in routed) / len(routed) if routed else None,
@@ -70,6 +80,10 @@ def summarize(scored: list[dict]) -> dict:
         "hallucinated_numbers": sum(len(s["hallucinated_numbers"]) for s in scored),
         "leaks": sum(len(s["leaks"]) for s in scored),
         "chinese_answered_in_chinese": sum(s["language_ok"] for s in zh) / len(zh) if zh else None,
+        "point_precision": (sum(s["points_relevant"] for s in outlined) / sum(s["points"] for s in outlined)
+                            if outlined else None),
+        "section_recall": (sum(s["sections_covered"] for s in outlined) / sum(s["sections_expected"] for s in outlined)
+                           if outlined else None),
         "guard_firings": sum(len(s["guard_firings"]) for s in scored),
         "mean_total_s": sum(s["timings"]["total_s"] for s in scored) / len(scored) if scored else None,
     }

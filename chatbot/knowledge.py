@@ -42,6 +42,8 @@ _STOPWORDS = frozenset(
     they this those to us was we were what when where which who why will with would you your
     northwind""".split()
 )
+# Contractions the policies spell out, so that "can't be returned" finds "cannot be returned".
+_CONTRACTIONS = {"can't": "cannot"}
 _ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀嘛我你您他她它是在和与或及也都就这那么什怎们请个一把给让对")
 _ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", "你们", "我们", "请问", "是否", "一下"})
 
@@ -94,8 +96,9 @@ def _stem(word: str) -> str:
 def tokenize(text: str) -> list[str]:
     """Index terms: stemmed English words without stopwords; CJK runs as unigrams plus bigrams."""
     tokens: list[str] = []
-    for match in _TOKEN_RE.finditer(unicodedata.normalize("NFKC", text).lower()):
+    for match in _TOKEN_RE.finditer(unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")):
         word = match.group().removesuffix("'s")
+        word = _CONTRACTIONS.get(word, word)
         if _CJK_RE.match(word):
             tokens.extend(c for c in word if c not in _ZH_STOP_CHARS)
             bigrams = (word[i : i + 2] for i in range(len(word) - 1))

@@ -15,14 +15,16 @@ from typing import AsyncIterator, NamedTuple
 
 from chatbot import prompts
 from chatbot.guard import cap_length, ground_numbers
-from chatbot.knowledge import KnowledgeBase, Section, detect_lang, tokenize
+from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import prune_message
-from chatbot.router import OUT_OF_SCOPE_SECTION, Route, RuleRouter, count_asks
+from chatbot.router import OUT_OF_SCOPE_SECTION, Route, RuleRouter
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
-NUM_CANDIDATES = 6
-MIN_RELATIVE_SCORE = 0.5  # candidates scoring below this share of the best one are not offered
+# A key point's section needs this share of the best section's retrieval score: a lower bar in the best
+# section's category, a high one in another (set on data/eval's expected sections, see README).
+SAME_CATEGORY_SHARE = 0.35
+OTHER_CATEGORY_SHARE = 0.8
 MAX_ANSWER_CHARS = 1500
 POINT_MAX_TOKENS = 64
 MIN_COVERAGE = 0.6  # a point must keep this share of its section's terms, or the section is shown
@@ -131,6 +133,17 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
     return text, None
 
 
+def select_points(hits: list[ScoredSection]) -> list[ScoredSection]:
+    """The outline's key points, in rank order: the best hit, then the hits of its category scoring at least
+    `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`; at most
+    `MAX_POINTS`. An answer keeps to one category unless another section matches about as well."""
+    if not hits:
+        return []
+    best = hits[0]
+    return [h for h in hits if h.score >= best.score * (
+        SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)][:MAX_POINTS]
+
+
 def assemble_answer(mode: str, lang: str, titles: list[str], texts: list[str]) -> str:
     """The answer text from its points: a direct answer is its one point; SoT answers list the points."""
     if mode != "sot":
@@ -227,17 +240,15 @@ class Planner:
         """Generate the outline JSON under the schema; returns category, point sections and the shared prefix ids."""
         lang = route.lang
         hits = [h for h in route.hits if h.section.id != OUT_OF_SCOPE_SECTION]  # describes the assistant, not a policy
-        top = hits[0].score
-        relevant = [h for h in hits[:NUM_CANDIDATES] if h.score >= MIN_RELATIVE_SCORE * top]
-        # One point per thing the question asks and per relevant section, 2-4, the best-ranked sections
-        # in rank order. The model picks the category, among those of the top sections. Letting it
-        # choose the points, or how many, was measured worse: it always took the shortest list (see README).
-        num_points = min(MAX_POINTS, len(hits), max(2, count_asks(question), len(relevant)))
-        candidates = [h.section for h in hits[:max(num_points, len(relevant))]]
+        # The key points are fixed by retrieval (`select_points`); the model picks the category, among those
+        # of the top sections. Letting it choose the points, or how many, was measured worse: it always took
+        # the shortest list (see README). The prompt offers the hits down to the last point as candidates.
+        points = select_points(hits)
+        candidates = [h.section for h in hits[:hits.index(points[-1]) + 1]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang)
-                                    for h in hits[:max(2, len(relevant))]))
-        point_lists = [titles[:num_points]]
+                                    for h in [*hits[:2], *points]))
+        point_lists = [[h.section.title for h in points]]
         schema = {
             "type": "object",
             "properties": {"category": {"type": "string", "enum": labels}, "key_points": {"enum": point_lists}},

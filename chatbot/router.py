@@ -16,7 +16,6 @@ _GREETING = re.compile(
 _OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东|淘宝|天猫|拼多多|苏宁", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
 _CLAUSE_SEPARATORS = re.compile(r"[,，、;；]|\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
-_SENTENCES = re.compile(r"[^.!?。！？]*[.!?。！？]?")
 OUT_OF_SCOPE_SECTION = "contact.scope"
 # Below these BM25 scores the best section does not answer the message (set on data/eval; Chinese
 # bigram queries score higher than English word queries).
@@ -58,16 +57,6 @@ def shape_mode(question: str) -> str:
     if len(_QUESTION_MARKS.findall(question)) >= 2 or _CLAUSE_SEPARATORS.search(question):
         return "sot"
     return "direct"
-
-
-def count_asks(question: str) -> int:
-    """How many things a message asks: its questions, or, with one question, that question's clauses."""
-    marks = len(_QUESTION_MARKS.findall(question))
-    if marks >= 2:
-        return marks
-    asking = [s for s in _SENTENCES.findall(question) if _QUESTION_MARKS.search(s)] or [question]
-    parts = _CLAUSE_SEPARATORS.sub("\0", asking[-1]).split("\0")
-    return max(1, sum(1 for part in parts if part.strip(" ?？")))
 
 
 class ModelRouter:

@@ -11,7 +11,7 @@ FIELDS = {"id", "question", "lang", "kind", "expected_mode", "expected_category"
 
 def test_fields_kinds_and_modes(eval_questions):
     for q in eval_questions:
-        assert set(q) == FIELDS, q.get("id")
+        assert set(q) == FIELDS | ({"expected_sections"} if q["kind"] == "multi" else set()), q.get("id")
         assert q["lang"] in ("en", "zh") and q["question"].strip()
         assert detect_lang(q["question"]) == q["lang"], q["id"]
         assert MODES[q["kind"]] == q["expected_mode"], q["id"]
@@ -55,6 +55,18 @@ def test_facts_where_they_matter(eval_questions):
             assert not q["expected_facts"], q["id"]
         if q["expected_mode"] == "escalate":
             assert "1-800-555-0199" in q["expected_facts"] and len(q["expected_facts"]) == 2, q["id"]
+
+
+def test_expected_sections_exist_and_hold_the_facts(kb, normalise, eval_questions):
+    """Every multi-point question names the sections that answer it; its expected facts are in them."""
+    for q in eval_questions:
+        if q["kind"] != "multi":
+            continue
+        sections = [kb.get(section_id, q["lang"]) for section_id in q["expected_sections"]]
+        assert sections and len(set(q["expected_sections"])) == len(sections), q["id"]
+        text = normalise(" ".join(s.text for s in sections))
+        for fact in q["expected_facts"]:
+            assert normalise(fact) in text, f"{q['id']}: {fact!r} is in none of its expected sections"
 
 
 def test_retrieval_finds_expected_category(kb, eval_questions):

@@ -172,6 +172,8 @@ def test_tokenize():
     tokens = tokenize("退款到账 PayPal")
     assert {"退款", "到账", "款到", "退", "paypal"} <= set(tokens)
     assert tokenize("３０天") == tokenize("30天")
+    # "can't" (straight or curly) is the policies' "cannot".
+    assert tokenize("items can't be returned") == tokenize("items can\u2019t be returned") == tokenize("items cannot be returned")
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,9 @@ import pytest
 
 from chatbot.evaluation import score_answer
 from chatbot.knowledge import KnowledgeBase
-from chatbot.planner import Planner, guard_point
+from chatbot.planner import Planner, guard_point, select_points
+from chatbot.pruning import prune_message
+from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
 from engine.async_llm import AsyncLLM
 from engine.config import EngineConfig
 from tests.conftest import track_engine
@@ -27,6 +29,45 @@ def test_guard_point_falls_back_to_the_section(kb):
     assert guard_point(ok_text, section, "q", "en") == (ok_text, None)
 
 
+def _points_against_expected(kb, eval_questions, select):
+    """(point precision, section recall) of ``select`` over the eval set's multi-point questions, on the
+    hits the planner sees (the pruned message, `RuleRouter`)."""
+    router = RuleRouter(kb)
+    relevant = points = covered = expected = 0
+    for q in eval_questions:
+        if q["kind"] != "multi":
+            continue
+        hits = [h for h in router.route(prune_message(q["question"], 700).text).hits
+                if h.section.id != OUT_OF_SCOPE_SECTION]
+        chosen = [h.section.id for h in select(hits)]
+        relevant += sum(c in q["expected_sections"] for c in chosen)
+        points += len(chosen)
+        covered += len(set(chosen) & set(q["expected_sections"]))
+        expected += len(q["expected_sections"])
+    return relevant / points, covered / expected
+
+
+def test_select_points_keeps_to_the_question(kb, eval_questions):
+    """Measured: 76% of the points answer the question and 90.5% of the expected sections are points. The
+    rule it replaced (one point per thing asked, padded with the next hits whatever their category) had
+    65% and 88%."""
+    precision, recall = _points_against_expected(kb, eval_questions, select_points)
+    assert precision >= 0.75 and recall >= 0.9, (precision, recall)
+    assert len(select_points(kb.search("return refund shipping warranty payment", "en", k=8))) <= 4
+
+
+def test_select_points_in_rank_order_with_the_category_rule(kb):
+    hits = kb.search("How long do I have to return a lamp, and who pays for return shipping?", "en", k=8)
+    chosen = select_points(hits)
+    assert chosen[0] == hits[0] and chosen == sorted(chosen, key=hits.index)
+    # "pays" matches "Apple Pay": a payment section, in another category and well below the best hit.
+    assert "payment.methods" in [h.section.id for h in hits[:3]]
+    ids = [h.section.id for h in chosen]
+    assert ids[:2] == ["returns.shipping-fees", "returns.time-limit"] and "payment.methods" not in ids
+    assert {h.section.category for h in chosen} == {"returns"}
+    assert select_points([]) == []
+
+
 @pytest.fixture(scope="module")
 def planner():
     llm = AsyncLLM(EngineConfig(max_num_seqs=8))
@@ -35,9 +76,6 @@ def planner():
     llm.shutdown()
 
 
-# One point per thing asked, at most one per relevant section: zh-multi-01 asks three things and
-# retrieval finds three matching sections; en-multi-02 asks three but only two sections are relevant.
-EXPECTED_POINTS = {"en-multi-02": 3, "zh-multi-04": 3, "zh-multi-01": 4}
 
 
 @pytest.mark.real_model
@@ -51,7 +89,9 @@ def test_eval_questions_answered_correctly(planner, eval_questions, qid):
     assert scores["facts_found"] == scores["facts_expected"], scores["missing_facts"]
     assert not scores["hallucinated_numbers"] and not scores["leaks"] and scores["language_ok"]
     if answer.mode == "sot":
-        assert len(answer.outline) == EXPECTED_POINTS[qid] and len(answer.sources) == len(answer.outline)
+        assert answer.sources == [h.section.id for h in select_points(
+            [h for h in RuleRouter(planner.kb).route(row["question"]).hits if h.section.id != OUT_OF_SCOPE_SECTION])]
+        assert len(answer.outline) == len(answer.sources) >= 2
         assert answer.category == row["expected_category"]
         # The expansions reuse the outline request's prefix from the cache.
         assert answer.expansion_cached_tokens >= 0.8 * answer.expansion_prompt_tokens

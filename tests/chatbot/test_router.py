@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from chatbot.pruning import prune_message
-from chatbot.router import RuleRouter, count_asks, shape_mode
+from chatbot.router import RuleRouter, shape_mode
 
 
 def test_rule_router_accuracy_on_eval_set(kb, eval_questions):
@@ -16,14 +16,6 @@ def test_shape_mode():
     assert shape_mode("How long is the warranty on electronics?") == "direct"
     assert shape_mode("How long do I have, and who pays for shipping?") == "sot"
     assert shape_mode("你们能寄到加拿大吗？要多久？") == "sot"
-
-
-def test_count_asks():
-    assert count_asks("How long is the warranty on electronics?") == 1
-    assert count_asks("I bought a lamp. How long do I have, how do I send it back, and who pays shipping?") == 3
-    assert count_asks("Can I return it, and what does it cost? Thanks. I love the shop, and the app.") == 2
-    assert count_asks("我拆封了一个音箱，现在不想要了，还能退吗？会扣费吗？对状况有什么要求？") == 3
-    assert count_asks("Returns policy") == 1
 
 
 def test_long_thread_is_pruned_to_relevant_sentences():
