@@ -23,6 +23,7 @@ class AsyncLLM:
     """Thread-safe front of one `LLMEngine`. Only the engine thread touches the engine's state."""
 
     def __init__(self, config: EngineConfig | None = None, checkpoint=None) -> None:
+        # To the engine thread: ("add", [(seq, (loop, future)), ...]), ("abort", request_id), ("wake", None).
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._streams: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = {}
         self._lock = threading.Lock()
@@ -84,7 +85,7 @@ class AsyncLLM:
             if any(seq.request_id == request_id for adds in self._pending_adds.values() for seq, _ in adds):
                 self._aborted_pending.add(request_id)  # keeps the order: the add goes first
                 return
-            self._commands.put(("abort", request_id, None))
+            self._commands.put(("abort", request_id))
 
     def snapshot(self) -> EngineSnapshot:
         return self.engine.snapshot()
@@ -116,7 +117,7 @@ class AsyncLLM:
     def shutdown(self, timeout_s: float = 10.0) -> None:
         """Stop the loop, abort what is left, and join the thread."""
         self._stopped.set()
-        self._commands.put(("wake", None, None))
+        self._commands.put(("wake", None))
         self._thread.join(timeout_s)
 
     def _submit(self, loop: asyncio.AbstractEventLoop, seq, added: asyncio.Future) -> None:
@@ -135,9 +136,9 @@ class AsyncLLM:
             aborted = [seq.request_id for seq, _ in adds if seq.request_id in self._aborted_pending]
             self._aborted_pending.difference_update(aborted)
             if adds and not self._closed:
-                self._commands.put(("add", adds, None))
+                self._commands.put(("add", adds))
                 for request_id in aborted:
-                    self._commands.put(("abort", request_id, None))
+                    self._commands.put(("abort", request_id))
                 return
         for _, reply in adds:
             _reply(reply, EngineDeadError("engine is shut down"))
@@ -158,7 +159,7 @@ class AsyncLLM:
                 pass
 
     def _handle(self, command) -> None:
-        kind, arg, _ = command
+        kind, arg = command
         if kind == "add":
             for seq, seq_reply in arg:
                 try:
@@ -202,7 +203,7 @@ class AsyncLLM:
             self._closed = True
         while True:  # answer adds that raced with shutdown
             try:
-                kind, arg, _ = self._commands.get_nowait()
+                kind, arg = self._commands.get_nowait()
             except queue.Empty:
                 break
             if kind == "add":
