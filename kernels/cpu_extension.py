@@ -1,9 +1,10 @@
 """The C++ CPU kernels (``csrc/``), built into one extension module on first use by PyTorch's extension builder.
 
 They are the engine's CPU hot paths: the int8 matmul with group-wise scales (`w8a8_matmul_cpu`), its AMX
-variant for prompt rows (`amx_matmul_cpu`), paged decode attention (`paged_decode_attention_cpu`), the K/V
-store (`store_kv_cpu`), RMSNorm (`rms_norm_cpu`), the gated activation (`act_and_mul_cpu`), Q/K norm + RoPE
-(`qk_norm_rope_cpu`) and greedy argmax, with or without a repetition penalty (`argmax_cpu`). The module
+variant for prompt rows (`amx_matmul_cpu`), paged decode and prefill attention (`paged_decode_attention_cpu`,
+`paged_prefill_attention_cpu`), the K/V store (`store_kv_cpu`), RMSNorm (`rms_norm_cpu`), the gated activation
+(`act_and_mul_cpu`), Q/K norm + RoPE (`qk_norm_rope_cpu`) and greedy argmax, with or without a repetition
+penalty (`argmax_cpu`). The module
 is compiled with the machine's own instruction set, keyed by the CPU's model and flags, into PyTorch's
 extension cache (about 30 s on two cores, once). Where it cannot be built (no g++, a non-x86 machine)
 `load` returns None after one warning and callers keep the PyTorch ops.

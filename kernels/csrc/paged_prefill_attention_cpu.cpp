@@ -279,8 +279,7 @@ void attend_prefill(const float* q, const KV* k_cache, const KV* v_cache, const 
 at::Tensor paged_prefill_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
                                    at::Tensor cu_seqlens, at::Tensor context_lens, double scale, int64_t window) {
   TORCH_CHECK(q.dim() == 3 && q.scalar_type() == at::kFloat && q.is_contiguous(), "q must be contiguous fp32 [N, H, D]");
-  TORCH_CHECK(k_cache.dim() == 4 && k_cache.is_contiguous() && v_cache.is_contiguous(), "caches must be contiguous 4-D");
-  TORCH_CHECK(k_cache.scalar_type() == v_cache.scalar_type(), "k_cache and v_cache dtypes differ");
+  check_kv_caches(q, k_cache, v_cache);
   TORCH_CHECK(block_tables.scalar_type() == at::kInt && cu_seqlens.scalar_type() == at::kInt &&
                   context_lens.scalar_type() == at::kInt, "block_tables, cu_seqlens and context_lens must be int32");
   auto tables = block_tables.contiguous();
@@ -288,7 +287,6 @@ at::Tensor paged_prefill_attention(at::Tensor q, at::Tensor k_cache, at::Tensor 
   auto lens = context_lens.contiguous();
   const int64_t num_seqs = lens.numel(), num_heads = q.size(1), head_dim = q.size(2);
   const int64_t block_size = k_cache.size(1), num_kv_heads = k_cache.size(2), max_blocks = tables.size(1);
-  TORCH_CHECK(k_cache.size(3) == head_dim && num_heads % num_kv_heads == 0, "head layout mismatch");
   TORCH_CHECK(cu.numel() == num_seqs + 1 && tables.size(0) >= num_seqs, "one cu_seqlens step and table row per sequence");
   const int32_t* c = cu.data_ptr<int32_t>();
   const int32_t* l = lens.data_ptr<int32_t>();
@@ -298,20 +296,11 @@ at::Tensor paged_prefill_attention(at::Tensor q, at::Tensor k_cache, at::Tensor 
                 "each sequence's context must hold its new rows and fit its block table");
   auto out = at::empty_like(q);
   if (q.size(0) == 0) return out;
-  const float s = static_cast<float>(scale);
-  if (k_cache.scalar_type() == at::kBFloat16) {
-    attend_prefill(q.data_ptr<float>(), k_cache.data_ptr<at::BFloat16>(), v_cache.data_ptr<at::BFloat16>(),
-                   tables.data_ptr<int32_t>(), c, l, out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads,
-                   head_dim, block_size, max_blocks, s, window);
-  } else if (k_cache.scalar_type() == at::kHalf) {
-    attend_prefill(q.data_ptr<float>(), k_cache.data_ptr<at::Half>(), v_cache.data_ptr<at::Half>(),
-                   tables.data_ptr<int32_t>(), c, l, out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads,
-                   head_dim, block_size, max_blocks, s, window);
-  } else {
-    TORCH_CHECK(k_cache.scalar_type() == at::kFloat, "caches must be fp32, fp16 or bf16");
-    attend_prefill(q.data_ptr<float>(), k_cache.data_ptr<float>(), v_cache.data_ptr<float>(),
-                   tables.data_ptr<int32_t>(), c, l, out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads,
-                   head_dim, block_size, max_blocks, s, window);
-  }
+  with_kv_cache_type(k_cache, [&](auto element) {
+    using KV = decltype(element);
+    attend_prefill(q.data_ptr<float>(), k_cache.data_ptr<KV>(), v_cache.data_ptr<KV>(), tables.data_ptr<int32_t>(), c,
+                   l, out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads, head_dim, block_size, max_blocks,
+                   static_cast<float>(scale), window);
+  });
   return out;
 }
