@@ -6,6 +6,7 @@ import json
 import sys
 import time
 
+from chatbot.pruning import PRUNE_OVER_CHARS
 from chatbot.users_cli import add_users_parser
 
 
@@ -157,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     def planner_args(p):
         p.add_argument("--router", default="rules", choices=["rules", "model"], help="SoT-R router (default: rules)")
-        p.add_argument("--prune-over-chars", type=int, default=700, help="prune longer messages (0 disables)")
+        p.add_argument("--prune-over-chars", type=int, default=PRUNE_OVER_CHARS,
+                       help="prune longer messages (0 disables)")
 
     p = sub.add_parser("ask", help="answer one question with the SoT planner")
     p.add_argument("question")

@@ -16,7 +16,7 @@ from typing import AsyncIterator, NamedTuple
 from chatbot import prompts
 from chatbot.guard import cap_length, ground_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
-from chatbot.pruning import prune_message
+from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, Route, RuleRouter
 from engine.sampling import SamplingParams
 
@@ -155,7 +155,7 @@ def assemble_answer(mode: str, lang: str, titles: list[str], texts: list[str]) -
 class Planner:
     """Answers one question at a time over a shared `AsyncLLM`; many answers may run concurrently."""
 
-    def __init__(self, llm, kb: KnowledgeBase, router=None, prune_over_chars: int = 700) -> None:
+    def __init__(self, llm, kb: KnowledgeBase, router=None, prune_over_chars: int = PRUNE_OVER_CHARS) -> None:
         self.llm, self.kb = llm, kb
         self.router = router or RuleRouter(kb)
         self.prune_over_chars = prune_over_chars

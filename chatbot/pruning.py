@@ -34,7 +34,10 @@ def _tfidf(docs: list[list[str]]) -> list[dict[str, float]]:
     return vectors
 
 
-def prune_message(text: str, max_chars: int = 700) -> PrunedMessage:
+PRUNE_OVER_CHARS = 700  # the default threshold: a message longer than this is pruned
+
+
+def prune_message(text: str, max_chars: int = PRUNE_OVER_CHARS) -> PrunedMessage:
     """Messages up to ``max_chars`` pass unchanged (``max_chars <= 0`` disables pruning); longer ones
     keep their questions plus the most similar other sentences until ``max_chars`` is reached."""
     sentences = split_sentences(text)

@@ -21,6 +21,7 @@ from chatbot.guard import check_input, mask_pii
 from chatbot.knowledge import KnowledgeBase, detect_lang
 from chatbot.latency import GaugeHistory, LatencyReport, build_latency_report
 from chatbot.planner import AnswerDone, OutlineReady, Planner, PointDelta, PointDone
+from chatbot.pruning import PRUNE_OVER_CHARS
 from chatbot.prometheus import ServiceMetrics
 from chatbot.router import RuleRouter
 from engine.sampling import SamplingParams
@@ -68,7 +69,7 @@ class ServiceConfig:
     max_question_chars: int = 4000
     max_concurrent_answers: int = 16
     max_policy_results: int = 20
-    prune_over_chars: int = 700
+    prune_over_chars: int = PRUNE_OVER_CHARS
     gauge_interval_s: float = 1.0
 
 

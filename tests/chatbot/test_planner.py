@@ -29,17 +29,19 @@ def test_guard_point_falls_back_to_the_section(kb):
     assert guard_point(ok_text, section, "q", "en") == (ok_text, None)
 
 
+def _planner_hits(kb, question: str):
+    """The hits the planner chooses points from: `RuleRouter` on the pruned message, the scope section left out."""
+    return [h for h in RuleRouter(kb).route(prune_message(question).text).hits
+            if h.section.id != OUT_OF_SCOPE_SECTION]
+
+
 def _points_against_expected(kb, eval_questions, select):
-    """(point precision, section recall) of ``select`` over the eval set's multi-point questions, on the
-    hits the planner sees (the pruned message, `RuleRouter`)."""
-    router = RuleRouter(kb)
+    """(point precision, section recall) of ``select`` over the eval set's multi-point questions."""
     relevant = points = covered = expected = 0
     for q in eval_questions:
         if q["kind"] != "multi":
             continue
-        hits = [h for h in router.route(prune_message(q["question"], 700).text).hits
-                if h.section.id != OUT_OF_SCOPE_SECTION]
-        chosen = [h.section.id for h in select(hits)]
+        chosen = [h.section.id for h in select(_planner_hits(kb, q["question"]))]
         relevant += sum(c in q["expected_sections"] for c in chosen)
         points += len(chosen)
         covered += len(set(chosen) & set(q["expected_sections"]))
@@ -76,8 +78,6 @@ def planner():
     llm.shutdown()
 
 
-
-
 @pytest.mark.real_model
 @pytest.mark.parametrize("qid", ["en-multi-02", "zh-multi-04", "zh-multi-01", "en-single-05", "zh-escalation-01",
                                  "en-out-of-scope-01"])
@@ -89,8 +89,7 @@ def test_eval_questions_answered_correctly(planner, eval_questions, qid):
     assert scores["facts_found"] == scores["facts_expected"], scores["missing_facts"]
     assert not scores["hallucinated_numbers"] and not scores["leaks"] and scores["language_ok"]
     if answer.mode == "sot":
-        assert answer.sources == [h.section.id for h in select_points(
-            [h for h in RuleRouter(planner.kb).route(row["question"]).hits if h.section.id != OUT_OF_SCOPE_SECTION])]
+        assert answer.sources == [h.section.id for h in select_points(_planner_hits(planner.kb, row["question"]))]
         assert len(answer.outline) == len(answer.sources) >= 2
         assert answer.category == row["expected_category"]
         # The expansions reuse the outline request's prefix from the cache.
