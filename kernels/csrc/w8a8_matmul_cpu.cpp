@@ -116,13 +116,13 @@ void portable_tile(const Problem& p, int64_t tile, int64_t row, int64_t rows, fl
   }
 }
 
+#ifdef SUPPORTDESK_VNNI
 // Where a row block after the first prefetches the next tile pair's weights: `bytes` ahead (0: nowhere), on
 // every `phases`-th quad starting at `phase`, so that those row blocks share the pair's lines between them.
 struct Prefetch {
   int64_t bytes = 0, phase = 0, phases = 1;
 };
 
-#ifdef SUPPORTDESK_VNNI
 // kRows rows x kTiles tiles with VNNI; acc is [kRows][kTiles * 16]. kQuads: dot steps per activation group
 // when known at compile time (0: from p), so the group's loop unrolls (16% faster at 16 rows).
 template <int kRows, int kTiles, int kQuads>
@@ -218,7 +218,7 @@ at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::
   auto out = at::empty({rows, out_features}, x.options());
   float* y = out.data_ptr<float>();
   const int64_t pairs = (tiles + 1) / 2;
-  const int64_t row_blocks = (rows + kRowBlock - 1) / kRowBlock;
+  [[maybe_unused]] const int64_t row_blocks = (rows + kRowBlock - 1) / kRowBlock;
   at::parallel_for(0, pairs, 1, [&](int64_t begin, int64_t end) {
     float acc[kRowBlock * 2 * kTile];
     for (int64_t pair = begin; pair < end; ++pair) {
