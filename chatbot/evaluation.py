@@ -48,13 +48,26 @@ def score_answer(row: dict, answer, kb: KnowledgeBase) -> dict:
         "leaks": find_leaks(text, prompts.secret_fragments()),
         "language_ok": detect_lang(text) == row.get("lang", detect_lang(row["question"])),
     }
-    expected_sections = row.get("expected_sections")
-    if expected_sections and answer.mode == "sot":
-        scores["points"] = len(answer.sources)
-        scores["points_relevant"] = sum(source in expected_sections for source in answer.sources)
-        scores["sections_expected"] = len(expected_sections)
-        scores["sections_covered"] = len(set(expected_sections) & set(answer.sources))
+    if row.get("expected_sections") and answer.mode == "sot":
+        scores.update(point_scores(answer.sources, row["expected_sections"]))
     return scores
+
+
+def point_scores(sources: list[str], expected_sections: list[str]) -> dict:
+    """How an outline's points (their section ids) match the sections that answer the question."""
+    return {"points": len(sources), "points_relevant": sum(source in expected_sections for source in sources),
+            "sections_expected": len(expected_sections),
+            "sections_covered": len(set(expected_sections) & set(sources))}
+
+
+def point_precision_and_recall(scored: list[dict]) -> tuple[float | None, float | None]:
+    """Over the rows with `point_scores`: the share of points that are expected sections, and the share of
+    expected sections that are points; None where no row has them."""
+    outlined = [s for s in scored if "points" in s]
+    if not outlined:
+        return None, None
+    return (sum(s["points_relevant"] for s in outlined) / sum(s["points"] for s in outlined),
+            sum(s["sections_covered"] for s in outlined) / sum(s["sections_expected"] for s in outlined))
 
 
 async def answer_all(planner, rows: list[dict], concurrency: int = 4) -> list:
@@ -72,7 +85,7 @@ def summarize(scored: list[dict]) -> dict:
     routed = [s for s in scored if s["routing_ok"] is not None]
     facts = sum(s["facts_expected"] for s in scored)
     zh = [s for s in scored if s["lang"] == "zh"]
-    outlined = [s for s in scored if "points" in s]
+    point_precision, section_recall = point_precision_and_recall(scored)
     return {
         "questions": len(scored),
         "routing_accuracy": sum(s["routing_ok"] for s in routed) / len(routed) if routed else None,
@@ -80,10 +93,8 @@ def summarize(scored: list[dict]) -> dict:
         "hallucinated_numbers": sum(len(s["hallucinated_numbers"]) for s in scored),
         "leaks": sum(len(s["leaks"]) for s in scored),
         "chinese_answered_in_chinese": sum(s["language_ok"] for s in zh) / len(zh) if zh else None,
-        "point_precision": (sum(s["points_relevant"] for s in outlined) / sum(s["points"] for s in outlined)
-                            if outlined else None),
-        "section_recall": (sum(s["sections_covered"] for s in outlined) / sum(s["sections_expected"] for s in outlined)
-                           if outlined else None),
+        "point_precision": point_precision,
+        "section_recall": section_recall,
         "guard_firings": sum(len(s["guard_firings"]) for s in scored),
         "mean_total_s": sum(s["timings"]["total_s"] for s in scored) / len(scored) if scored else None,
     }

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from chatbot.evaluation import score_answer
+from chatbot.evaluation import point_precision_and_recall, point_scores, score_answer
 from chatbot.knowledge import KnowledgeBase
 from chatbot.planner import Planner, guard_point, select_points
 from chatbot.pruning import prune_message
@@ -36,17 +36,11 @@ def _planner_hits(kb, question: str):
 
 
 def _points_against_expected(kb, eval_questions, select):
-    """(point precision, section recall) of ``select`` over the eval set's multi-point questions."""
-    relevant = points = covered = expected = 0
-    for q in eval_questions:
-        if q["kind"] != "multi":
-            continue
-        chosen = [h.section.id for h in select(_planner_hits(kb, q["question"]))]
-        relevant += sum(c in q["expected_sections"] for c in chosen)
-        points += len(chosen)
-        covered += len(set(chosen) & set(q["expected_sections"]))
-        expected += len(q["expected_sections"])
-    return relevant / points, covered / expected
+    """(point precision, section recall) of ``select`` over the eval set's multi-point questions, as
+    `supportdesk eval` scores them."""
+    return point_precision_and_recall([
+        point_scores([h.section.id for h in select(_planner_hits(kb, q["question"]))], q["expected_sections"])
+        for q in eval_questions if q["kind"] == "multi"])
 
 
 def test_select_points_keeps_to_the_question(kb, eval_questions):
