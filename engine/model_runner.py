@@ -4,10 +4,12 @@ and samples. The number of KV blocks is derived here from the memory budget."""
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import NamedTuple
 
 import torch
 
+from engine import huge_pages
 from engine.config import EngineConfig
 from engine.layers.attention import AttentionMetadata, KVGroupMetadata
 from engine.layers.ops import select_ops
@@ -108,13 +110,15 @@ class ModelRunner:
 
     def _allocate_kv_cache(self) -> None:
         mc, lay = self.model_config, self.layout
-        # Zeroed: masked slots are multiplied by zero probabilities, and garbage could be NaN.
-        alloc, dtype = torch.zeros, self.kv_dtype
+        # Zeroed: masked slots are multiplied by zero probabilities, and garbage could be NaN. On the CPU on huge
+        # pages, as the weights: decode attention streams every sequence's context each step.
+        dtype = self.kv_dtype
+        alloc = huge_pages.zeros if self.device.type == "cpu" else partial(torch.zeros, device=self.device)
         self.kv_caches = []
         for i, layer in enumerate(self.model.layers):
             num_blocks = lay.num_sliding_blocks if mc.layer_window(i) else lay.num_full_blocks
             shape = (num_blocks, lay.block_size, mc.num_kv_heads, mc.head_dim)
-            k, v = alloc(shape, dtype=dtype, device=self.device), alloc(shape, dtype=dtype, device=self.device)
+            k, v = alloc(shape, dtype=dtype), alloc(shape, dtype=dtype)
             layer.self_attn.attn.k_cache, layer.self_attn.attn.v_cache = k, v
             self.kv_caches.append((k, v))
 

@@ -20,11 +20,11 @@ from typing import Any, Callable
 import torch
 from torch import nn
 
-from engine import prompt_rows
+from engine import huge_pages, prompt_rows
 from kernels import cpu_extension
 from kernels.amx_matmul_cpu import K_STEP, amx_available, amx_matmul
 from kernels.linear_ref import dequantize_groupwise
-from kernels.w8a8_matmul_cpu import PackedWeight, can_pack, pack_weight, w8a8_matmul
+from kernels.w8a8_matmul_cpu import PackedWeight, can_pack, pack_weight, packed_shapes, w8a8_matmul
 from kernels.w8a8_matmul_ref import w8a8_matmul_ref
 
 INT8_MAX = 127
@@ -140,15 +140,28 @@ class Int8Linear(nn.Module):
     def is_prepared(self) -> bool:
         return self._packed is not None or self._bnb is not None
 
-    def prepare(self) -> "Int8Linear":
-        """Build the fast path for the weight's device; on the CPU this frees the plain int8 weight and scales."""
+    @property
+    def packs(self) -> bool:
+        """Whether `prepare` packs the weight for the CPU kernel."""
+        return (not self.is_prepared and self.weight.device.type == "cpu" and can_pack(self.weight, self.weight_scale)
+                and cpu_extension.load() is not None)
+
+    def packed_footprint(self) -> int:
+        """Bytes the packed weight and scales take in a `huge_pages.Arena` (0 where `prepare` does not pack)."""
+        if not self.packs:
+            return 0
+        return sum(huge_pages.Arena.footprint(shape, dtype) for shape, dtype in
+                   packed_shapes(self.out_features, self.in_features, self.weight_scale.shape[1]))
+
+    def prepare(self, allocate: Callable[..., torch.Tensor] = huge_pages.zeros) -> "Int8Linear":
+        """Build the fast path for the weight's device; on the CPU this frees the plain int8 weight and scales.
+        The packed weight goes into tensors from ``allocate(shape, dtype=...)``: on huge pages by default."""
         if self.is_prepared:
             return self
         if self.backend == "bnb" and self.weight.is_cuda:
             self._bnb = self._build_bnb()
-        elif (self.weight.device.type == "cpu" and can_pack(self.weight, self.weight_scale)
-              and cpu_extension.load() is not None):
-            self._packed = pack_weight(self.weight, self.weight_scale)
+        elif self.packs:
+            self._packed = pack_weight(self.weight, self.weight_scale, allocate=allocate)
             self.amx_prompt_rows = self.in_features % K_STEP == 0 and amx_available()
         else:  # CUDA without bnb, or a CPU without the C++ kernels: the reference matmul
             return self
@@ -259,8 +272,10 @@ def swap_linears_to_int8(module: nn.Module, backend: str = "auto") -> None:
 
 
 def prepare_int8(module: nn.Module) -> None:
-    """`Int8Linear.prepare` every int8 layer of a module, then return the freed heap to the OS."""
-    for layer in module.modules():
-        if isinstance(layer, Int8Linear):
-            layer.prepare()
+    """`Int8Linear.prepare` every int8 layer of a module, their packed weights side by side in one huge-page
+    `huge_pages.Arena`, then return the freed heap to the OS."""
+    layers = [layer for layer in module.modules() if isinstance(layer, Int8Linear)]
+    arena = huge_pages.Arena(sum(layer.packed_footprint() for layer in layers))
+    for layer in layers:
+        layer.prepare(allocate=arena.zeros)
     _return_freed_heap()

@@ -7,6 +7,7 @@ gives the bits of `kernels.w8a8_matmul_ref`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import torch
@@ -31,17 +32,26 @@ def can_pack(weight_int8: torch.Tensor, weight_scale: torch.Tensor) -> bool:
     return k % groups == 0 and activation_group_size(k // groups) % 4 == 0
 
 
-def pack_weight(weight_int8: torch.Tensor, weight_scale: torch.Tensor) -> PackedWeight:
-    """The kernel's layout of an int8 ``weight [N, K]`` and ``weight_scale [N, K // G]``."""
+def packed_shapes(out_features: int, in_features: int, groups: int) -> tuple[tuple[tuple[int, ...], torch.dtype], ...]:
+    """Shape and dtype of the packed weight and of its scales, as `pack_weight` allocates them."""
+    tiles = -(-out_features // TILE)
+    return ((tiles, in_features // 4, TILE, 4), torch.int8), ((tiles, groups, TILE), torch.float16)
+
+
+def pack_weight(weight_int8: torch.Tensor, weight_scale: torch.Tensor,
+                allocate: Callable[[torch.Size, torch.dtype], torch.Tensor] = torch.empty) -> PackedWeight:
+    """The kernel's layout of an int8 ``weight [N, K]`` and ``weight_scale [N, K // G]``, written into tensors
+    from ``allocate(shape, dtype=...)`` (the engine's puts them on huge pages)."""
     if not can_pack(weight_int8, weight_scale):
         raise ValueError(f"weight {tuple(weight_int8.shape)} with {weight_scale.shape[1]} scale groups: "
                          "the groups must split K, into multiples of 4")
     n, k = weight_int8.shape
     pad = -n % TILE
-    weight = F.pad(weight_int8, (0, 0, 0, pad)).view(-1, TILE, k // 4, 4).permute(0, 2, 1, 3).contiguous()
+    tiles = F.pad(weight_int8, (0, 0, 0, pad)).view(-1, TILE, k // 4, 4).permute(0, 2, 1, 3)
+    weight = allocate(tiles.shape, dtype=torch.int8).copy_(tiles)
     weight = weight.view(torch.uint8).bitwise_xor_(0x80)  # two's complement + 128: the sign bit flipped
-    scale = F.pad(weight_scale.half(), (0, 0, 0, pad)).view(-1, TILE, weight_scale.shape[1])
-    return PackedWeight(weight, scale.permute(0, 2, 1).contiguous(), n)
+    scales = F.pad(weight_scale.half(), (0, 0, 0, pad)).view(-1, TILE, weight_scale.shape[1]).permute(0, 2, 1)
+    return PackedWeight(weight, allocate(scales.shape, dtype=torch.float16).copy_(scales), n)
 
 
 def w8a8_matmul(x: torch.Tensor, packed: PackedWeight, bias: torch.Tensor | None = None,

@@ -10,6 +10,7 @@ from engine.layers.ops import KernelOps
 from engine.layers.rotary import RopeTable
 from engine.models.model_config import ModelConfig
 from engine.models.weights import stack_fused_weights
+from engine.quant import prepare_int8
 
 
 class DecoderLM(nn.Module):
@@ -62,7 +63,4 @@ class DecoderLM(nn.Module):
         missing = [m for m in missing if not m.endswith(("k_cache", "v_cache"))]
         if missing or unexpected:
             raise ValueError(f"checkpoint does not match the model: missing {missing[:5]}, unexpected {unexpected[:5]}")
-        for module in self.modules():
-            prepare = getattr(module, "prepare", None)
-            if callable(prepare):
-                prepare()
+        prepare_int8(self)

@@ -36,3 +36,13 @@ def test_prompt_logits_are_the_same_bits_in_chunks_and_batched(dtype, tiny_check
     prompt, other = torch.randint(3, 500, (150,), generator=gen).tolist(), torch.randint(3, 500, (23,), generator=gen).tolist()
     whole = llm.prompt_logits(prompt)
     assert torch.equal(_chunked_logits(llm.engine, prompt, [17, 64, 130], other), whole)
+
+
+def test_cpu_kv_cache_pools_of_a_huge_page_or_more_start_on_one(tiny_checkpoints, tmp_path):
+    from engine.huge_pages import HUGE_PAGE_BYTES
+
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8")
+    big = [t for pair in llm.engine.runner.kv_caches for t in pair
+           if t.numel() * t.element_size() >= HUGE_PAGE_BYTES]
+    assert big, "the tiny model's pools are all under one huge page: the test checks nothing"
+    assert all(t.data_ptr() % HUGE_PAGE_BYTES == 0 and not t.any() for t in big)
