@@ -11,6 +11,7 @@ import torch
 
 from engine.block_manager import BlockManager
 from engine.config import EngineConfig
+from engine.detokenizer import decode_delta
 from engine.metrics import EngineMetrics, EngineSnapshot, RequestMetrics
 from engine.model_runner import ModelRunner
 from engine.scheduler import Scheduler
@@ -208,23 +209,26 @@ class LLMEngine:
         return None
 
     def _detokenize(self, seq: Sequence, reason: str | None) -> tuple[str, bool]:
-        """Update ``output_text``; returns the new text and whether a stop string (cut off) was hit."""
+        """Extend ``output_text`` by the new ids' text (`engine.detokenizer`); returns that text and whether a
+        stop string (cut off) was hit."""
         from engine.sampling import find_stop
 
         ids = seq.output_token_ids
         if ids and ids[-1] in self.eos_token_ids and reason == "stop":
             ids = ids[:-1]
-        text = self.tokenizer.decode(ids, skip_special_tokens=True)
-        if text.endswith("\ufffd") and reason is None:
-            return "", False  # an incomplete UTF-8 character: wait for the next token
+        delta = decode_delta(self.tokenizer, ids, seq.detok_prefix_offset, seq.detok_read_offset, reason is not None)
+        seq.detok_prefix_offset, seq.detok_read_offset = delta.prefix_offset, delta.read_offset
+        if not delta.text:
+            return "", False  # nothing new, or an incomplete UTF-8 character: wait for the next token
+        text = seq.output_text + delta.text
         cut = None
         if seq.params.stop:
             cut = find_stop(text, seq.params.stop, max(0, seq.num_emitted_chars - max(map(len, seq.params.stop))))
             text = text if cut is None else text[:cut]
         seq.output_text = text
-        delta = text[seq.num_emitted_chars:]
+        new_text = text[seq.num_emitted_chars:]
         seq.num_emitted_chars = len(text)
-        return delta, cut is not None
+        return new_text, cut is not None
 
     def _output(self, seq: Sequence, new_ids: list[int], metrics: RequestMetrics | None, delta: str = "") -> RequestOutput:
         if metrics is None and seq.is_finished:

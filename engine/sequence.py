@@ -33,6 +33,8 @@ class Sequence:
     error: str | None = None
     output_text: str = ""
     num_emitted_chars: int = 0
+    detok_prefix_offset: int = 0  # `engine.detokenizer` window over the output ids
+    detok_read_offset: int = 0
     first_scheduled_time: float | None = None
     first_token_time: float | None = None
     token_times: list[float] = field(default_factory=list)
