@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 
 
 def _nbytes(shape: tuple[int, ...] | torch.Size, dtype: torch.dtype) -> int:
-    return math.prod(shape) * torch.empty((), dtype=dtype).element_size()
+    return math.prod(shape) * dtype.itemsize
 
 
 def zeros(shape: tuple[int, ...] | torch.Size, dtype: torch.dtype) -> torch.Tensor:
