@@ -8,12 +8,12 @@ import time
 
 from chatbot.pruning import PRUNE_OVER_CHARS
 from chatbot.users_cli import add_users_parser
+from engine.config import EngineConfig
 
 
-def _engine_config(args):
-    from engine.config import EngineConfig
-
-    return EngineConfig(model=args.model, dtype=args.dtype, cache_dir=args.cache_dir)
+def _engine_config(args) -> EngineConfig:
+    return EngineConfig(model=args.model, dtype=args.dtype, cache_dir=args.cache_dir,
+                        num_speculative_tokens=args.num_speculative_tokens)
 
 
 def _cmd_convert(args) -> int:
@@ -151,6 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--model", default=None, help="GGUF file or HF safetensors dir (default: packaged Gemma 3 270M)")
         p.add_argument("--dtype", default="int8", choices=["int8", "fp32", "bf16"])
         p.add_argument("--cache-dir", default=None, help="converted-checkpoint cache (default: $SUPPORTDESK_CACHE_DIR or ~/.cache/supportdesk)")
+        p.add_argument("--num-speculative-tokens", type=int, default=EngineConfig.num_speculative_tokens,
+                       help="n-gram draft tokens per greedy decode step (0: off)")
 
     p = sub.add_parser("convert", help="convert a checkpoint to the cached int8 format once")
     model_args(p)

@@ -37,6 +37,8 @@ class _SnapshotCollector:
             ("num_preemptions", "Sequences preempted for KV space.", snap.num_preemptions),
             ("prompt_tokens", "Prefilled prompt tokens.", snap.num_prefill_tokens),
             ("generation_tokens", "Generated tokens.", snap.num_decode_tokens),
+            ("spec_decode_num_draft_tokens", "N-gram draft tokens verified.", snap.num_draft_tokens),
+            ("spec_decode_num_accepted_tokens", "N-gram draft tokens accepted.", snap.num_accepted_draft_tokens),
             ("store_dropped_writes", "Conversation writes dropped because the database failed.",
              self.num_dropped_writes()),
         ):

@@ -195,7 +195,12 @@ class BlockManager:
                 table.append(pool.allocate())
 
     def commit(self, seq: Sequence) -> None:
-        """After a step: cache newly completed blocks, release sliding blocks now out of the window."""
+        """After a step: cache newly completed blocks, release sliding blocks now out of the window and blocks
+        past the computed tokens (those a rejected draft took)."""
+        num_needed = -(-seq.num_computed_tokens // self.block_size)
+        for group, table in seq.block_tables.items():
+            while len(table) > num_needed:
+                self.pools[group].release(table.pop())
         if self.enable_prefix_caching:
             hashes = self.compute_hashes(seq)
             num_full = min(len(hashes), seq.num_computed_tokens // self.block_size)

@@ -25,6 +25,7 @@ class EngineConfig:
     max_waiting_requests: int = 256
     cache_dir: str | None = None
     num_threads: int | None = None
+    num_speculative_tokens: int = 4  # n-gram draft tokens per greedy decode step (engine.ngram_proposer); 0: off
     kernel_backend: str = "auto"  # auto: Triton on CUDA; on the CPU the C++ kernels (see engine.layers.ops); torch: the references
 
     def __post_init__(self) -> None:
@@ -39,6 +40,8 @@ class EngineConfig:
         for name in ("max_num_seqs", "max_num_batched_tokens", "max_model_len", "kv_cache_bytes", "max_waiting_requests"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.num_speculative_tokens < 0:
+            raise ValueError(f"num_speculative_tokens must be >= 0, got {self.num_speculative_tokens}")
         if self.max_num_batched_tokens < self.max_num_seqs:
             raise ValueError("max_num_batched_tokens must be at least max_num_seqs (one decode token each)")
         if self.model is not None and not os.path.exists(self.model):

@@ -14,6 +14,7 @@ from engine.config import EngineConfig
 from engine.detokenizer import decode_delta
 from engine.metrics import EngineMetrics, EngineSnapshot, RequestMetrics
 from engine.model_runner import ModelRunner
+from engine.ngram_proposer import NgramIndex
 from engine.scheduler import Scheduler
 from engine.sequence import Sequence
 
@@ -154,35 +155,65 @@ class LLMEngine:
 
     # ---- the step ---------------------------------------------------------------------------
     def step(self) -> list[RequestOutput]:
-        """One iteration: schedule, run the model, append tokens, check stops, free finished blocks."""
+        """One iteration: draft, schedule, run the model, keep what greedy decoding confirms of each draft,
+        append tokens, check stops, free finished blocks."""
         start = time.perf_counter()
+        self._draft()
         batch = self.scheduler.schedule()
         if not batch.seqs:
             return []
-        tokens = self.runner.run(batch)
+        sampled_per_seq = self.runner.run(batch)
         now = time.monotonic()
         outputs: list[RequestOutput] = []
-        num_prefill = 0
-        for seq, num_new, token in zip(batch.seqs, batch.num_new_tokens, tokens):
+        num_prefill = num_drafted = num_accepted = 0
+        for seq, num_new, sampled in zip(batch.seqs, batch.num_new_tokens, sampled_per_seq):
             prompt_part = max(0, min(num_new, seq.num_prompt_tokens - seq.num_computed_tokens))
             seq.num_prefilled_tokens += prompt_part
             num_prefill += prompt_part
-            seq.num_computed_tokens += num_new
+            draft, seq.draft_token_ids = seq.draft_token_ids, []
+            accepted = 0
+            while accepted < len(draft) and sampled[accepted] == draft[accepted]:
+                accepted += 1
+            num_drafted += len(draft)
+            num_accepted += accepted
+            # The rows after the first wrong draft token attended to it: their keys and values are dropped
+            # (left in place, they are overwritten when those positions are computed again).
+            seq.num_computed_tokens += num_new - (len(draft) - accepted)
             self.block_manager.commit(seq)
-            if token is None:
+            if not sampled:
                 continue
-            num_before = seq.num_tokens
-            reason = self._append_token(seq, token, now)
-            delta, hit_stop = self._detokenize(seq, reason)
-            reason = reason or ("stop" if hit_stop else None)
+            num_before, delta, reason = seq.num_tokens, "", None
+            for token in sampled[:accepted + 1]:
+                reason = self._append_token(seq, token, now)
+                text, hit_stop = self._detokenize(seq, reason)
+                delta += text
+                reason = reason or ("stop" if hit_stop else None)
+                if reason is not None:
+                    break
             metrics = None
             if reason is not None:
                 self.scheduler.finish(seq, reason)
                 self._seqs.pop(seq.request_id, None)
                 metrics = self.metrics.record_finished(seq)
             outputs.append(self._output(seq, seq.token_ids[num_before:], metrics, delta))
-        self.metrics.record_step(time.perf_counter() - start, len(batch.seqs), num_prefill, batch.num_tokens - num_prefill)
+        num_decode = batch.num_tokens - num_prefill - (num_drafted - num_accepted)  # rejected draft rows apart
+        self.metrics.record_step(time.perf_counter() - start, len(batch.seqs), num_prefill, num_decode,
+                                 num_drafted, num_accepted)
         return outputs
+
+    def _draft(self) -> None:
+        """Give every running greedy decode (no grammar) its n-gram draft for this step (`engine.ngram_proposer`)."""
+        k = self.config.num_speculative_tokens
+        if not k:
+            return
+        for seq in self.scheduler.running:
+            if seq.is_prefilling or seq.grammar is not None or not seq.params.is_greedy:
+                continue
+            # The draft and the token after it must fit max_tokens and the context.
+            room = min(seq.params.max_tokens - seq.num_output_tokens, self.max_model_len - seq.num_tokens) - 1
+            if seq.ngram_index is None:
+                seq.ngram_index = NgramIndex()
+            seq.draft_token_ids = seq.ngram_index.propose(seq.token_ids, min(k, room))
 
     def _append_token(self, seq: Sequence, token: int, now: float) -> str | None:
         seq.token_ids.append(token)

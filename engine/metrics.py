@@ -73,6 +73,8 @@ class EngineSnapshot:
     num_prefill_tokens: int
     num_decode_tokens: int
     num_finished: int
+    num_draft_tokens: int = 0  # n-gram draft tokens verified (`engine.ngram_proposer`)
+    num_accepted_draft_tokens: int = 0
     recent_steps: tuple[StepStats, ...] = field(default_factory=tuple)
     recent_requests: tuple[RequestMetrics, ...] = field(default_factory=tuple)
 
@@ -94,10 +96,14 @@ class EngineMetrics:
         self.steps: deque[StepStats] = deque(maxlen=history)
         self.requests: deque[RequestMetrics] = deque(maxlen=history)
         self.num_steps = self.num_prefill_tokens = self.num_decode_tokens = self.num_finished = 0
+        self.num_draft_tokens = self.num_accepted_draft_tokens = 0
         self.listeners: list = []  # called with each finished request's RequestMetrics
 
-    def record_step(self, duration_s: float, batch_size: int, num_prefill: int, num_decode: int) -> None:
+    def record_step(self, duration_s: float, batch_size: int, num_prefill: int, num_decode: int,
+                    num_drafted: int = 0, num_accepted: int = 0) -> None:
         with self._lock:
+            self.num_draft_tokens += num_drafted
+            self.num_accepted_draft_tokens += num_accepted
             self.steps.append(StepStats(time.monotonic(), duration_s, batch_size, num_prefill, num_decode))
             self.num_steps += 1
             self.num_prefill_tokens += num_prefill
@@ -121,4 +127,5 @@ class EngineMetrics:
                 prefix_cache_hit_rate=block_manager.prefix_hit_rate, num_preemptions=scheduler.num_preemptions,
                 num_steps=self.num_steps, num_prefill_tokens=self.num_prefill_tokens,
                 num_decode_tokens=self.num_decode_tokens, num_finished=self.num_finished,
+                num_draft_tokens=self.num_draft_tokens, num_accepted_draft_tokens=self.num_accepted_draft_tokens,
                 recent_steps=tuple(self.steps), recent_requests=tuple(self.requests))

@@ -123,27 +123,30 @@ class ModelRunner:
             self.kv_caches.append((k, v))
 
     # ---- one step ---------------------------------------------------------------------------
-    def prepare(self, batch: ScheduledBatch) -> tuple[torch.Tensor, torch.Tensor, AttentionMetadata, list[int],
-                                                      list[bool]]:
-        """Flat tensors for one step, the flat index of each sequence's last token (or -1: mid-prompt chunk), and
-        whether each row is a prompt token (`engine.prompt_rows`)."""
+    def prepare(self, batch: ScheduledBatch) -> tuple[torch.Tensor, torch.Tensor, AttentionMetadata,
+                                                      list[range], list[bool]]:
+        """Flat tensors for one step; per sequence, the flat rows to sample (its last token's, then its draft's;
+        none for a mid-prompt chunk); and whether each row is a prompt token (`engine.prompt_rows`)."""
         bs = self.layout.block_size
         input_ids: list[int] = []
         positions: list[int] = []
         slots: dict[str, list[int]] = {g: [] for g in batch.seqs[0].block_tables}
         context_lens: list[int] = []
-        sample_index: list[int] = []
+        sample_rows: list[range] = []
         is_prompt: list[bool] = []
         for seq, num_new in zip(batch.seqs, batch.num_new_tokens):
             start, end = seq.num_computed_tokens, seq.num_computed_tokens + num_new
+            first_row = len(input_ids)
             input_ids.extend(seq.token_ids[start:end])
+            input_ids.extend(seq.draft_token_ids[:max(0, end - seq.num_tokens)])
             positions.extend(range(start, end))
             num_prompt_rows = min(max(seq.num_prompt_tokens - start, 0), num_new)
             is_prompt.extend([True] * num_prompt_rows + [False] * (num_new - num_prompt_rows))
             for group, table in seq.block_tables.items():
                 slots[group].extend(table[p // bs] * bs + p % bs for p in range(start, end))
             context_lens.append(end)
-            sample_index.append(len(input_ids) - 1 if end == seq.num_tokens else -1)
+            sample_rows.append(range(first_row + seq.num_tokens - 1 - start if end >= seq.num_tokens else len(input_ids),
+                                     len(input_ids)))
         nd = batch.num_decode_seqs
         q_lens = batch.num_new_tokens[nd:]
         cu = [0]
@@ -163,22 +166,27 @@ class ModelRunner:
             context_lens=torch.tensor(context_lens, dtype=torch.int32, device=dev),
             groups=groups)
         return (torch.tensor(input_ids, dtype=torch.long, device=dev),
-                torch.tensor(positions, dtype=torch.long, device=dev), meta, sample_index, is_prompt)
+                torch.tensor(positions, dtype=torch.long, device=dev), meta, sample_rows, is_prompt)
 
     @torch.inference_mode()
-    def run(self, batch: ScheduledBatch) -> list[int | None]:
-        """Run one step; the sampled token of every sequence that reached its last token, else None."""
-        input_ids, positions, meta, sample_index, is_prompt = self.prepare(batch)
+    def run(self, batch: ScheduledBatch) -> list[list[int]]:
+        """Run one step; per sequence, the tokens sampled after its last token and after each draft token
+        (empty for a mid-prompt chunk)."""
+        input_ids, positions, meta, sample_rows, is_prompt = self.prepare(batch)
         with mark_prompt_rows(is_prompt):
             hidden = self.model(input_ids, positions, meta)
-        rows = [i for i, idx in enumerate(sample_index) if idx >= 0]
-        if not rows:
-            return [None] * len(batch.seqs)
-        logits = self.model.compute_logits(hidden[[sample_index[i] for i in rows]])
-        tokens = self.sampler.sample(logits, [batch.seqs[i] for i in rows]).tolist()
-        out: list[int | None] = [None] * len(batch.seqs)
-        for i, tok in zip(rows, tokens):
-            out[i] = tok
+        flat = [row for rows in sample_rows for row in rows]
+        if not flat:
+            return [[] for _ in batch.seqs]
+        logits = self.model.compute_logits(hidden[flat] if len(flat) < hidden.shape[0] else hidden)
+        # A draft row sees its sequence's ids as the repetition penalty's context: the draft's tokens are copies
+        # of earlier ones, and the penalty asks only whether a token appeared.
+        requests = [seq for seq, rows in zip(batch.seqs, sample_rows) for _ in rows]
+        tokens = self.sampler.sample(logits, requests).tolist()
+        out, at = [], 0
+        for rows in sample_rows:
+            out.append(tokens[at:at + len(rows)])
+            at += len(rows)
         return out
 
     @torch.inference_mode()

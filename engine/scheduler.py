@@ -1,6 +1,7 @@
 """Continuous batching: iteration-level scheduling under a per-step token budget.
 
-Every step, running sequences go first (a decode token each, or the next chunk of a prompt),
+Every step, running sequences go first (a decode token each, with its n-gram draft if it has one, or
+the next chunk of a prompt),
 then waiting sequences are admitted in arrival order while the token budget, ``max_num_seqs``
 and free KV blocks allow. Prompts are chunked so a long prompt never stalls running decodes.
 When blocks run out, the newest running sequence is preempted and later recomputed. A waiting
@@ -60,10 +61,18 @@ class Scheduler:
         budget = self.max_num_batched_tokens
         scheduled: list[tuple[Sequence, int]] = []
         preempted = False
-        for seq in sorted(self.running, key=lambda s: s.is_prefilling):  # decodes first
+        running = sorted(self.running, key=lambda s: s.is_prefilling)  # decodes first
+        decodes_left = sum(1 for s in running if not s.is_prefilling)
+        for seq in running:
             if seq.status != SequenceStatus.RUNNING or budget == 0:
                 continue
-            num_new = min(seq.num_tokens - seq.num_computed_tokens, budget)
+            needed = seq.num_tokens - seq.num_computed_tokens
+            decodes_left -= not seq.is_prefilling
+            # A draft takes what the budget has left after every decode's own token.
+            num_new = min(needed + min(len(seq.draft_token_ids), max(0, budget - needed - decodes_left)), budget)
+            if num_new > needed and not self.block_manager.can_append(seq, num_new):
+                num_new = min(needed, budget)  # a draft never costs a preemption
+            del seq.draft_token_ids[max(0, num_new - needed):]
             while not self.block_manager.can_append(seq, num_new):
                 victim = next(s for s in reversed(self.running) if all(s is not t for t, _ in scheduled))
                 self._preempt(victim)
@@ -76,12 +85,13 @@ class Scheduler:
                 budget -= num_new
         if not preempted:  # no admissions in a step that had to preempt: avoids preempt/resume loops
             self._admit_waiting(scheduled, budget)
-        scheduled.sort(key=lambda item: item[0].is_prefilling)
+        # One-token decodes first; a decode with a draft attends like a prompt chunk.
+        scheduled.sort(key=lambda item: item[0].is_prefilling or item[1] > 1)
         now = time.monotonic()
         for seq, _ in scheduled:
             if seq.first_scheduled_time is None:
                 seq.first_scheduled_time = now
-        num_decode = sum(1 for seq, _ in scheduled if not seq.is_prefilling)
+        num_decode = sum(1 for seq, n in scheduled if not seq.is_prefilling and n == 1)
         return ScheduledBatch([s for s, _ in scheduled], [n for _, n in scheduled], num_decode)
 
     def _admit_waiting(self, scheduled: list[tuple[Sequence, int]], budget: int) -> None:
@@ -124,6 +134,7 @@ class Scheduler:
         """Preemption by recompute: drop the blocks; the sequence re-enters the front of the queue."""
         self.block_manager.free(seq)
         seq.num_computed_tokens = 0
+        seq.draft_token_ids.clear()
         seq.status = SequenceStatus.WAITING
         seq.num_preemptions += 1
         self.num_preemptions += 1

@@ -156,7 +156,7 @@ def test_latency_and_metrics_for_admins(client):
     text = client.get("/metrics", headers=ADMIN).text
     for name in ("time_to_first_token_seconds", "inter_token_latency_seconds", "request_queue_time_seconds",
                  "kv_cache_usage_perc", "prefix_cache_hit_rate", "num_requests_running", "num_requests_waiting",
-                 "sot_stage_seconds"):
+                 "sot_stage_seconds", "spec_decode_num_draft_tokens", "spec_decode_num_accepted_tokens"):
         assert f"supportdesk:{name}" in text, name
 
 

@@ -6,6 +6,8 @@ import math
 import pytest
 import torch
 
+from engine.config import EngineConfig
+from engine.llm_engine import LLM
 from engine.quant import Int8Linear
 from engine.sampling import SamplingParams
 from tests.conftest import track_engine
@@ -98,3 +100,24 @@ def test_int8_batched_equals_unbatched():
     params = SamplingParams(max_tokens=32)
     batched = [out.token_ids for out in llm.generate(prompts, params)]
     assert batched == [llm.generate([prompt], params)[0].token_ids for prompt in prompts]
+
+
+def test_int8_drafts_change_nothing():
+    """N-gram drafts on Gemma: the same greedy tokens as one token a step, on policy text and on the bench's
+    random-token prompts (which loop), with drafts both kept and thrown away."""
+    import random
+
+    llm = real_llm("int8")
+    plain = LLM(EngineConfig(dtype="int8", max_num_batched_tokens=512, max_model_len=2048, num_speculative_tokens=0))
+    track_engine(plain.engine)
+    ids = llm.tokenizer.encode(policy_text()).ids
+    rng = random.Random(0)
+    prompts = [ids[i:i + 200] for i in (0, 700, 1400)] + [rng.choices(ids, k=rng.randint(32, 300)) for _ in range(5)]
+    params = SamplingParams(max_tokens=48, ignore_eos=True)
+    before = llm.engine.snapshot()
+    got = [o.token_ids for o in llm.generate(prompts, params)]
+    after = llm.engine.snapshot()
+    assert got == [o.token_ids for o in plain.generate(prompts, params)]
+    drafted = after.num_draft_tokens - before.num_draft_tokens
+    accepted = after.num_accepted_draft_tokens - before.num_accepted_draft_tokens
+    assert 0 < accepted < drafted

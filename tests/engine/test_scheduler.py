@@ -87,3 +87,28 @@ def test_shared_prefix_waits_for_a_chunked_owner():
     assert batch.seqs == [owner, sharer] and batch.num_new_tokens == [6, 2]
     assert sharer.num_cached_tokens == 12
 
+
+
+def test_a_draft_rides_with_its_decode_and_gives_way_to_budget_and_blocks():
+    """A decode's draft rows come after the one-token decodes and take only the budget those leave; a rejected
+    draft's blocks go back to the pool; a draft that would need a block the pool lacks is dropped instead of
+    preempting anyone."""
+    sched = _sched(num_blocks=4, budget=6)
+    a, b = Sequence("a", [1, 2, 3], SamplingParams()), Sequence("b", [4, 5, 6], SamplingParams())
+    sched.add(a)
+    sched.add(b)
+    _complete(sched, sched.schedule())  # each: one block, 4 tokens, 3 computed
+    a.draft_token_ids = [9] * 5
+    batch = sched.schedule()
+    assert batch.seqs == [b, a] and batch.num_new_tokens == [1, 5] and batch.num_decode_seqs == 1
+    assert a.draft_token_ids == [9] * 4 and len(a.block_tables["full"]) == 2  # b's token first, 4 left for a
+    a.draft_token_ids = []
+    for seq in (a, b):  # the model ran; all of a's draft was wrong: only its decode row counts
+        seq.num_computed_tokens += 1
+        seq.token_ids.append(7)
+        sched.block_manager.commit(seq)
+    assert len(a.block_tables["full"]) == 1 and sched.block_manager.pools["full"].num_free == 2
+    # Both need a new block for their next token; b's draft would need one more than is left.
+    b.draft_token_ids = [8] * 4
+    batch = sched.schedule()
+    assert b.draft_token_ids == [] and batch.num_new_tokens == [1, 1] and sched.num_preemptions == 0
