@@ -99,5 +99,8 @@ def test_engine_bench_json(tiny, capsys):
         assert {"burst", "poisson"} <= set(systems[name]["scenarios"])
         assert _is_number(printed["single_stream_decode_tok_s"][name]) and _is_number(printed["prefill_tok_s"][name])
     assert "concurrent_16" in systems["supportdesk"]["scenarios"]
+    for scenario in systems["supportdesk"]["scenarios"].values():
+        assert 0 <= scenario["num_accepted_draft_tokens"] <= scenario["num_draft_tokens"]
+    assert _is_number(printed["supportdesk_single_stream_decode_without_drafts_tok_s"])
     assert printed["single_stream_decode_tok_s"]["llama_cpp"] is None and printed["prefill_tok_s"]["llama_cpp"] is None
     assert set(printed["targets"]) >= {"single_stream_decode_tok_s", "prefill_512_tok_s"}
