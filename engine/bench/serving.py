@@ -306,8 +306,9 @@ def _report(result: dict) -> str:
                        ratio(prefill, result["prefill_tok_s"]["transformers"])])
     w = result["workload"]
     targets = [[name, t["value"], t["target"], t["status"]] for name, t in result["targets"].items()]
-    drafts = [[scenario, s["num_draft_tokens"], ratio(s["num_accepted_draft_tokens"], s["num_draft_tokens"]),
-               s["num_steps"]] for scenario, s in result["systems"]["supportdesk"]["scenarios"].items()]
+    drafts = [[scenario, s["num_draft_tokens"], f"{100 * s['num_accepted_draft_tokens'] / s['num_draft_tokens']:.1f}%"
+               if s["num_draft_tokens"] else None, s["num_steps"]]
+              for scenario, s in result["systems"]["supportdesk"]["scenarios"].items()]
     return "\n\n".join([
         f"workload: {w['num_requests']} requests, prompts {w['prompt_tokens'][0]}..{w['prompt_tokens'][1]} tokens, "
         f"outputs {w['output_tokens'][0]}..{w['output_tokens'][1]} tokens (EOS ignored), seed {w['seed']}; "
