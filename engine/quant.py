@@ -188,12 +188,18 @@ class Int8Linear(nn.Module):
             layer.bias = nn.Parameter(self.bias.detach().half().cpu(), requires_grad=False)
         return layer.to(self.weight.device)  # bitsandbytes quantizes row-wise on the move to CUDA
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
+    def forward(self, x: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
+        """``x @ W.T + b``; ``out`` (fp32 ``[rows, out_features]``, as the engine's reused logits buffer) receives
+        the result when given, which the packed CPU path writes in place."""
         if self._packed is not None and x.dim() == 2 and x.dtype == torch.float32 and x.is_contiguous():
             rows = prompt_rows.current() if self.amx_prompt_rows else None
             if rows is not None and rows.first < x.shape[0]:
-                return self._forward_prompt_rows(x, rows)
-            return w8a8_matmul(x, self._packed, self.bias)  # the model's case, without the reshapes and casts
+                return self._forward_prompt_rows(x, rows, out)
+            return w8a8_matmul(x, self._packed, self.bias, out=out)  # the model's case, no reshapes or casts
+        y = self._forward_any(x)
+        return y if out is None else out.copy_(y.reshape(out.shape))
+
+    def _forward_any(self, x: torch.Tensor) -> torch.Tensor:
         lead, x2 = x.shape[:-1], x.reshape(-1, self.in_features)
         if self._packed is not None:
             y = w8a8_matmul(x2.float().contiguous(), self._packed, self.bias)
@@ -205,9 +211,10 @@ class Int8Linear(nn.Module):
             y = w8a8_matmul_ref(x2, self.weight, self.weight_scale, self.bias)
         return y.to(x.dtype).reshape(*lead, self.out_features)
 
-    def _forward_prompt_rows(self, x: torch.Tensor, rows: prompt_rows.PromptRows) -> torch.Tensor:
+    def _forward_prompt_rows(self, x: torch.Tensor, rows: prompt_rows.PromptRows,
+                             out: torch.Tensor | None = None) -> torch.Tensor:
         """Prompt rows on AMX tiles, the other rows with the VNNI kernel."""
-        out = torch.empty(x.shape[0], self.out_features)
+        out = torch.empty(x.shape[0], self.out_features) if out is None else out
         if rows.prompt is None:
             if rows.first:
                 out[:rows.first] = w8a8_matmul(x[:rows.first], self._packed, self.bias)

@@ -55,10 +55,11 @@ def pack_weight(weight_int8: torch.Tensor, weight_scale: torch.Tensor,
 
 
 def w8a8_matmul(x: torch.Tensor, packed: PackedWeight, bias: torch.Tensor | None = None,
-                portable: bool = False) -> torch.Tensor:
-    """fp32 ``x [M, K]`` (contiguous) times the packed weight, + ``bias``; ``portable`` skips the VNNI path."""
+                portable: bool = False, out: torch.Tensor | None = None) -> torch.Tensor:
+    """fp32 ``x [M, K]`` (contiguous) times the packed weight, + ``bias``, written into ``out`` (contiguous fp32
+    ``[M, N]``) when given; ``portable`` skips the VNNI path."""
     kernels = cpu_extension.load()
     if kernels is None:
         raise RuntimeError("the C++ CPU kernels are not built on this machine")
     act_group = activation_group_size(x.shape[-1] // packed.scale.shape[1])
-    return kernels.w8a8_matmul(x, packed.weight, packed.scale, packed.out_features, act_group, bias, portable)
+    return kernels.w8a8_matmul(x, packed.weight, packed.scale, packed.out_features, act_group, bias, portable, out)

@@ -47,9 +47,9 @@ class DecoderLM(nn.Module):
         hidden, _ = self.norm(hidden, residual)
         return hidden
 
-    def compute_logits(self, hidden: torch.Tensor) -> torch.Tensor:
-        """Logits ``[n, vocab]`` in fp32 for the selected hidden rows."""
-        return self.lm_head(hidden).float()
+    def compute_logits(self, hidden: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
+        """Logits ``[n, vocab]`` in fp32 for the selected hidden rows; into ``out`` when given (int8 heads only)."""
+        return (self.lm_head(hidden) if out is None else self.lm_head(hidden, out=out)).float()
 
     def load_weights(self, state_dict: dict[str, torch.Tensor]) -> None:
         """Load HF-named weights (float or int8 with ``*.weight_scale``); ties the head if the config says so."""

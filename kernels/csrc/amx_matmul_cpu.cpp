@@ -143,15 +143,7 @@ at::Tensor amx_matmul(const at::Tensor& x, const at::Tensor& packed, const at::T
     TORCH_CHECK(bias_tensor.scalar_type() == at::kFloat && bias_tensor.numel() == out_features, "bias must be fp32 [N]");
     b = bias_tensor.data_ptr<float>();
   }
-  at::Tensor out;
-  if (out_rows.has_value()) {
-    out = *out_rows;
-    TORCH_CHECK(out.dim() == 2 && out.size(0) == rows && out.size(1) == out_features && out.is_contiguous() &&
-                    out.scalar_type() == at::kFloat,
-                "out must be contiguous fp32 [M, N]");
-  } else {
-    out = at::empty({rows, out_features}, x.options());
-  }
+  at::Tensor out = matmul_output(out_rows, rows, out_features, x.options());
 #ifdef SUPPORTDESK_AMX
   if (rows == 0) return out;
   const int64_t padded_rows = (rows + kBlockRows - 1) / kBlockRows * kBlockRows;

@@ -8,7 +8,7 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
         "Paged prefill attention, read in place; a row's result depends only on its position and the cache");
   m.def("w8a8_matmul", &w8a8_matmul, "int8 x int8 matmul with group-wise scales, activations quantized per group",
         py::arg("x"), py::arg("packed"), py::arg("packed_scale"), py::arg("out_features"), py::arg("act_group"), py::arg("bias"),
-        py::arg("portable") = false);
+        py::arg("portable") = false, py::arg("out") = py::none());
   m.def("amx_matmul_available", &amx_matmul_available, "Whether amx_matmul runs here (AMX bf16 tiles, granted by the OS)");
   m.def("amx_matmul", &amx_matmul, "The packed int8 weight dequantized to bf16, times bf16-rounded x, on AMX tiles (for many rows)",
         py::arg("x"), py::arg("packed"), py::arg("packed_scale"), py::arg("out_features"), py::arg("bias"), py::arg("out") = py::none());

@@ -32,6 +32,16 @@ inline void check_packed_weight(const at::Tensor& packed, const at::Tensor& pack
               "packed scales must be contiguous fp16 [tiles, groups, 16]");
 }
 
+// Where a matmul writes its [rows, out_features] fp32 result: `out` when given (checked), else a new tensor.
+inline at::Tensor matmul_output(const std::optional<at::Tensor>& out, int64_t rows, int64_t out_features,
+                                const at::TensorOptions& options) {
+  if (!out.has_value()) return at::empty({rows, out_features}, options);
+  TORCH_CHECK(out->dim() == 2 && out->size(0) == rows && out->size(1) == out_features && out->is_contiguous() &&
+                  out->scalar_type() == at::kFloat,
+              "out must be contiguous fp32 [M, N]");
+  return *out;
+}
+
 at::Tensor paged_decode_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v_cache, at::Tensor block_tables,
                                   at::Tensor context_lens, double scale, int64_t window);
 
@@ -40,7 +50,7 @@ at::Tensor paged_prefill_attention(at::Tensor q, at::Tensor k_cache, at::Tensor 
 
 at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
                        int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
-                       bool portable);
+                       bool portable, const std::optional<at::Tensor>& out_rows);
 
 bool amx_matmul_available();
 

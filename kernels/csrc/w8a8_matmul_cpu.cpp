@@ -191,7 +191,7 @@ void vnni_rows(const Problem& p, int64_t tile, int64_t row, int64_t rows, float*
 
 at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
                        int64_t out_features, int64_t act_group, const std::optional<at::Tensor>& bias,
-                       bool portable) {
+                       bool portable, const std::optional<at::Tensor>& out_rows) {
   TORCH_CHECK(x.dim() == 2 && x.scalar_type() == at::kFloat && x.is_contiguous(), "x must be contiguous fp32 [M, K]");
   check_packed_weight(packed, packed_scale);
   const int64_t rows = x.size(0), k = x.size(1), tiles = packed.size(0), weight_groups = packed_scale.size(1);
@@ -215,7 +215,7 @@ at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::
   Problem p{q.data_ptr<int8_t>(), step.data_ptr<float>(), qcorr.data_ptr<int32_t>(), packed.data_ptr<uint8_t>(),
             packed_scale.data_ptr<c10::Half>(), k, act_group, groups, weight_groups, weight_group / act_group};
   quantize_groups(x.data_ptr<float>(), rows, p, q.data_ptr<int8_t>(), step.data_ptr<float>(), qcorr.data_ptr<int32_t>());
-  auto out = at::empty({rows, out_features}, x.options());
+  at::Tensor out = matmul_output(out_rows, rows, out_features, x.options());
   float* y = out.data_ptr<float>();
   const int64_t pairs = (tiles + 1) / 2;
   [[maybe_unused]] const int64_t row_blocks = (rows + kRowBlock - 1) / kRowBlock;

@@ -46,3 +46,21 @@ def test_cpu_kv_cache_pools_of_a_huge_page_or_more_start_on_one(tiny_checkpoints
            if t.numel() * t.element_size() >= HUGE_PAGE_BYTES]
     assert big, "the tiny model's pools are all under one huge page: the test checks nothing"
     assert all(t.data_ptr() % HUGE_PAGE_BYTES == 0 and not t.any() for t in big)
+
+
+def test_int8_logits_go_to_one_reused_buffer_that_grows(tiny_checkpoints, tmp_path):
+    """The CPU int8 head writes every step's logits into the runner's buffer (no new pages per step), which
+    grows when a step samples more rows; the tokens are the same without it."""
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8")
+    runner = llm.engine.runner
+    params = SamplingParams(max_tokens=12, ignore_eos=True)
+    prompts = [[5 + i, 6, 7, 8 + i] * 3 for i in range(20)]
+    expected = [o.token_ids for o in llm.generate(prompts[:1], params)]
+    first = runner._logits
+    assert first is not None and first.shape[1] == llm.engine.model_config.vocab_size
+    assert [o.token_ids for o in llm.generate(prompts[:1], params)] == expected
+    assert runner._logits.data_ptr() == first.data_ptr()  # reused, not reallocated
+    together = [o.token_ids for o in llm.generate(prompts, params)]
+    assert first.shape[0] < 20 <= runner._logits.shape[0]  # grew: the 20 prompts' last rows in one step
+    runner._logits_out = lambda rows: None  # fresh tensors per step, as before the buffer
+    assert [o.token_ids for o in llm.generate(prompts, params)] == together

@@ -85,6 +85,8 @@ def test_int8_linear_matches_fp32_and_the_reference(bias, prepared):
     q, scale = quantize_groupwise(dense.weight)
     exact = w8a8_matmul_ref(x.reshape(6, 64), q, scale, None if dense.bias is None else dense.bias.detach())
     assert torch.equal(y.reshape(6, 48), exact)  # the C++ kernel gives the reference's bits
+    out = torch.empty(6, 48)
+    assert layer(x.reshape(6, 64), out=out) is out and torch.equal(out, exact)  # in place, or copied
 
 
 def test_int8_linear_keeps_input_dtype():

@@ -62,6 +62,19 @@ def test_a_row_gets_the_same_bits_in_any_batch():
     assert torch.equal(w8a8_matmul(x[5:12].contiguous(), packed), together[5:12])
 
 
+def test_out_receives_the_same_bits():
+    q, scale = _weight(300, 640, 32)
+    packed, x, b = pack_weight(q, scale), _x(9, 640), torch.randn(300)
+    buffer = torch.full((12, 300), float("nan"))
+    got = w8a8_matmul(x, packed, b, out=buffer[:9])
+    assert got.data_ptr() == buffer.data_ptr() and torch.equal(buffer[:9], w8a8_matmul(x, packed, b))
+    assert buffer[9:].isnan().all()  # nothing written past its rows
+    with pytest.raises(RuntimeError, match=r"out must be contiguous fp32 \[M, N\]"):
+        w8a8_matmul(x, packed, out=buffer[:8])
+    with pytest.raises(RuntimeError, match="out must be"):
+        w8a8_matmul(x, packed, out=torch.empty(9, 300, dtype=torch.float64))
+
+
 def test_packed_layout():
     q, scale = _weight(20, 64, 32)
     packed = pack_weight(q, scale)
