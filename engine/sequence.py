@@ -43,8 +43,6 @@ class Sequence:
     grammar: Any = None
     draft_token_ids: list[int] = field(default_factory=list)  # this step's n-gram draft (`engine.ngram_proposer`)
     ngram_index: Any = None  # NgramIndex, made on the first draft
-    num_draft_tokens: int = 0  # drafted and verified, over the request
-    num_accepted_tokens: int = 0
 
     def __post_init__(self) -> None:
         self.token_ids = list(self.prompt_token_ids)
