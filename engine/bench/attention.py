@@ -155,7 +155,7 @@ def time_decode_attention(ops: DecodeOps, num_kv_heads: int, batch: int, dtype: 
 
 def _int8_weight(out_features: int, in_features: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
     weight = torch.randint(-127, 128, (out_features, in_features), dtype=torch.int8, device=device)
-    scale = torch.full((out_features,), 1.0 / (127 * math.sqrt(in_features)), device=device)
+    scale = torch.full((out_features, 1), 1.0 / (127 * math.sqrt(in_features)), device=device)  # per channel
     return weight, scale
 
 
@@ -183,7 +183,7 @@ class RandomDecoder:
     def step(self, token_ids: torch.Tensor, position: int, cache: PagedCache) -> torch.Tensor:
         """One decode step of every sequence at ``position``; returns the greedy next tokens."""
         w8, scale = self.embedding
-        hidden = (w8[token_ids].to(self.dtype) * scale[token_ids, None].to(self.dtype)) * HIDDEN_SIZE ** 0.5
+        hidden = (w8[token_ids].to(self.dtype) * scale[token_ids].to(self.dtype)) * HIDDEN_SIZE ** 0.5
         residual = torch.zeros_like(hidden)
         blocks_per_seq = SEQ_LEN // BLOCK_SIZE
         batch = token_ids.shape[0]

@@ -1,12 +1,12 @@
-"""Smoke tests of `supportdesk bench quant` and `bench engine` on a tiny checkpoint: shapes and keys only,
-never timings."""
+"""Smoke tests of `supportdesk bench quant` and `bench engine` on a tiny checkpoint, and of `bench attention` at
+shrunken dimensions: shapes and keys only, never timings."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from engine.bench import common, quant, serving
+from engine.bench import attention, common, quant, serving
 
 INNER_QUANT_KEYS = {"rss_mb", "decode_tok_s", "prefill_tok_s", "perplexity"}
 SYSTEM_KEYS = {"throughput_tok_s", "ttft_p50_s", "ttft_p99_s", "tpot_p50_s", "tpot_p99_s", "peak_rss_mb"}
@@ -104,3 +104,20 @@ def test_engine_bench_json(tiny, capsys):
     assert _is_number(printed["supportdesk_single_stream_decode_without_drafts_tok_s"])
     assert printed["single_stream_decode_tok_s"]["llama_cpp"] is None and printed["prefill_tok_s"]["llama_cpp"] is None
     assert set(printed["targets"]) >= {"single_stream_decode_tok_s", "prefill_512_tok_s"}
+
+
+def test_attention_bench_json(monkeypatch, capsys):
+    """The whole bench (attention timings and the random-weight decoder) at a small vocabulary, context and depth."""
+    for name, value in [("VOCAB_SIZE", 512), ("SEQ_LEN", 64), ("NUM_LAYERS", 2), ("ATTENTION_BATCHES", (1, 2)),
+                        ("KV_BUDGET_BYTES", 2 << 20)]:
+        monkeypatch.setattr(attention, name, value)
+    result = attention.run_attention_bench(as_json=True)
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == json.loads(json.dumps(result))
+    assert [row["variant"] for row in result["variants"]] == ["MHA", "GQA", "MQA"]
+    per_token = [row["kv_bytes_per_token"] for row in result["variants"]]
+    assert per_token == [4 * 256 * 2 * 2 * 2, 2 * 256 * 2 * 2 * 2, 256 * 2 * 2 * 2]  # K+V, bf16, 2 layers
+    for row in result["variants"]:
+        assert row["max_batch_in_budget"] == (2 << 20) // (row["kv_bytes_per_token"] * 64)
+        assert set(row["attention_ms_per_step"]) == {"1", "2"}
+        assert all(_is_number(v) and v > 0 for v in row["attention_ms_per_step"].values())
+        assert row["decode_tok_s_batch_1"] > 0 and row["decode_tok_s_max_batch"] > 0
