@@ -81,10 +81,15 @@ def _example_block(lang: str) -> str:
     return "\n\n".join(parts)
 
 
+def instructions_prefix(lang: str) -> str:
+    """What every answer's prompt starts with, the question's label included: the instructions and examples."""
+    return f"{INSTRUCTIONS[lang]}\n{_example_block(lang)}\n\n{_LABELS[lang]['question']}: "
+
+
 def outline_prompt(lang: str, question: str, candidates: list[str]) -> str:
     """Shared prefix of an SoT answer; the model continues it with the outline JSON."""
     lab = _LABELS[lang]
-    return (f"{INSTRUCTIONS[lang]}\n{_example_block(lang)}\n\n{lab['question']}: {question}\n"
+    return (f"{instructions_prefix(lang)}{question}\n"
             f"{lab['candidates']}: {lab['sep'].join(candidates)}\n{lab['outline']}: ")
 
 
@@ -96,9 +101,7 @@ def point_suffix(lang: str, point: str, policy: str) -> str:
 
 def direct_prompt(lang: str, question: str, point: str, policy: str) -> str:
     """A single-fact answer: the same instructions and examples, then one point with its section."""
-    lab = _LABELS[lang]
-    return (f"{INSTRUCTIONS[lang]}\n{_example_block(lang)}\n\n{lab['question']}: {question}"
-            f"{point_suffix(lang, point, policy)}")
+    return f"{instructions_prefix(lang)}{question}{point_suffix(lang, point, policy)}"
 
 
 ROUTER_MODES = ("sot", "direct", "escalate", "refuse")

@@ -23,7 +23,8 @@ class AsyncLLM:
     """Thread-safe front of one `LLMEngine`. Only the engine thread touches the engine's state."""
 
     def __init__(self, config: EngineConfig | None = None, checkpoint=None) -> None:
-        # To the engine thread: ("add", [(seq, (loop, future)), ...]), ("abort", request_id), ("wake", None).
+        # To the engine thread: ("add", [(seq, (loop, future)), ...]), ("abort", request_id),
+        # ("reset_prefix_cache", (loop, future)), ("wake", None).
         self._commands: queue.SimpleQueue = queue.SimpleQueue()
         self._streams: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Queue]] = {}
         self._lock = threading.Lock()
@@ -89,6 +90,22 @@ class AsyncLLM:
 
     def snapshot(self) -> EngineSnapshot:
         return self.engine.snapshot()
+
+    async def reset_prefix_cache(self) -> int:
+        """Forget the cached prefixes no running request holds, on the engine thread between steps;
+        returns the number of blocks forgotten."""
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        with self._lock:
+            closed = self._closed
+            if not closed:
+                self._commands.put(("reset_prefix_cache", (loop, done)))
+        if closed:
+            raise EngineDeadError("engine is shut down")
+        result = await done
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
     @property
     def eos_token_ids(self) -> set[int]:
@@ -171,6 +188,8 @@ class AsyncLLM:
             out = self.engine.abort(arg)
             if out is not None:
                 self._deliver(out)
+        elif kind == "reset_prefix_cache":
+            _reply(arg, self.engine.reset_prefix_cache())
 
     def _run(self, config: EngineConfig, checkpoint, built: queue.SimpleQueue) -> None:
         try:
@@ -209,6 +228,8 @@ class AsyncLLM:
             if kind == "add":
                 for _, reply in arg:
                     _reply(reply, EngineDeadError("engine is shut down"))
+            elif kind == "reset_prefix_cache":
+                _reply(arg, EngineDeadError("engine is shut down"))
 
 
 def _reply(reply: tuple[asyncio.AbstractEventLoop, asyncio.Future], value) -> None:

@@ -73,6 +73,15 @@ class BlockPool:
             self.hash_to_block[block_hash] = block_id
             self.block_hash[block_id] = block_hash
 
+    def forget_free_hashes(self) -> int:
+        """Drop the cached hashes of the free blocks (those held by sequences keep theirs); returns how many."""
+        forgotten = [b for b in self.free_blocks if self.block_hash[b] is not None]
+        for block_id in forgotten:
+            if self.hash_to_block.get(self.block_hash[block_id]) == block_id:
+                del self.hash_to_block[self.block_hash[block_id]]
+            self.block_hash[block_id] = None
+        return len(forgotten)
+
     def num_free_after_sharing(self, block_ids: list[int]) -> int:
         return self.num_free - sum(1 for b in block_ids if self.ref_counts[b] == 0)
 
@@ -225,6 +234,11 @@ class BlockManager:
                 if block_id >= 0:
                     pool.release(block_id)
         seq.block_tables = {}
+
+    def reset_prefix_cache(self) -> int:
+        """Forget every cached prefix block no live sequence holds (as vLLM's ``reset_prefix_cache``);
+        returns the number of blocks forgotten over all pools."""
+        return sum(pool.forget_free_hashes() for pool in self.pools.values())
 
     # ---- reporting --------------------------------------------------------------------------
     def num_used_blocks(self) -> dict[str, int]:

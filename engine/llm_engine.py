@@ -139,6 +139,10 @@ class LLMEngine:
         self.scheduler.finish(seq, "abort")
         return self._output(seq, [], self.metrics.record_finished(seq))
 
+    def reset_prefix_cache(self) -> int:
+        """Forget the cached prefixes of finished requests (for benchmarks that time a cold prompt)."""
+        return self.block_manager.reset_prefix_cache()
+
     def fail_all(self, error: str) -> list[RequestOutput]:
         """Finish every request with an error (used when a step raises)."""
         outs = []

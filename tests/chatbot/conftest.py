@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from chatbot.knowledge import KnowledgeBase
+from tests.conftest import track_engine
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "data" / "eval"
 
@@ -39,3 +40,16 @@ def kb_text(kb):
         return _normalise(" ".join(f"{s.title} {s.text}" for s in kb.sections(lang, category)))
 
     return text
+
+
+@pytest.fixture(scope="module")
+def planner():
+    """A `Planner` over an `AsyncLLM` on the real Gemma 3 270M (int8), for tests marked ``real_model``."""
+    from chatbot.planner import Planner
+    from engine.async_llm import AsyncLLM
+    from engine.config import EngineConfig
+
+    llm = AsyncLLM(EngineConfig(max_num_seqs=8))
+    track_engine(llm.engine)
+    yield Planner(llm, KnowledgeBase.load())
+    llm.shutdown()

@@ -1,5 +1,11 @@
-"""`supportdesk bench sot`'s question sets (the timing itself is a benchmark, not a test)."""
-from chatbot.bench_sot import multi_point_rows, timed_and_warm_up_rows
+"""`supportdesk bench sot`'s question sets and cache state (the timing itself is a benchmark, not a test)."""
+import asyncio
+
+import pytest
+
+from chatbot import prompts
+from chatbot.bench_sot import _cold_question, multi_point_rows, timed_and_warm_up_rows
+from engine.sampling import SamplingParams
 
 
 def test_multi_point_rows_interleave_english_and_chinese():
@@ -15,3 +21,26 @@ def test_warm_up_questions_are_one_per_language_and_never_timed():
     assert not {r["id"] for r in warm_up} & {r["id"] for r in timed}
     timed, warm_up = timed_and_warm_up_rows(1)
     assert [r["lang"] for r in timed] == ["en"] and [r["lang"] for r in warm_up] == ["en"]
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_pipeline_starts_with_the_instructions_warm_and_the_question_cold(planner, lang):
+    question = "How long do I have to return a lamp, and who pays?" if lang == "en" else "台灯退货有多长时间？运费谁出？"
+    prompt = prompts.direct_prompt(lang, question, "x", "y")
+
+    async def cached_tokens() -> int:
+        outs = [out async for out in planner.llm.generate(prompt, SamplingParams(max_tokens=1))]
+        return outs[-1].num_cached_tokens
+
+    async def main():
+        await planner.answer(question)  # the SoT answer caches the question, which the direct prompt shares
+        warm = await cached_tokens()
+        await _cold_question(planner, lang)
+        return warm, await cached_tokens()
+
+    warm, cold = asyncio.run(main())
+    block = planner.llm.engine.config.block_size
+    instructions = len(planner.tokenizer.encode(prompts.instructions_prefix(lang)).ids)
+    assert cold == (instructions - 1) // block * block > 0
+    assert warm > cold

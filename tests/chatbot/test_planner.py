@@ -10,13 +10,9 @@ import sys
 import pytest
 
 from chatbot.evaluation import point_precision_and_recall, point_scores, score_answer
-from chatbot.knowledge import KnowledgeBase
 from chatbot.planner import Planner, guard_point, select_points
 from chatbot.pruning import prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
-from engine.async_llm import AsyncLLM
-from engine.config import EngineConfig
-from tests.conftest import track_engine
 
 ASK_KEYS = {"answer", "mode", "category", "outline", "sources", "timings", "usage"}
 
@@ -62,14 +58,6 @@ def test_select_points_in_rank_order_with_the_category_rule(kb):
     assert ids[:2] == ["returns.shipping-fees", "returns.time-limit"] and "payment.methods" not in ids
     assert {h.section.category for h in chosen} == {"returns"}
     assert select_points([]) == []
-
-
-@pytest.fixture(scope="module")
-def planner():
-    llm = AsyncLLM(EngineConfig(max_num_seqs=8))
-    track_engine(llm.engine)
-    yield Planner(llm, KnowledgeBase.load())
-    llm.shutdown()
 
 
 @pytest.mark.real_model

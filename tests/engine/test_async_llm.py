@@ -57,8 +57,14 @@ def test_leaving_the_stream_aborts_and_frees_blocks(async_llm):
 
 def test_cancelled_consumer_aborts(async_llm):
     async def main():
-        task = asyncio.create_task(_collect(async_llm, [7] * 20, SamplingParams(max_tokens=300, ignore_eos=True)))
-        await asyncio.sleep(0.2)
+        started = asyncio.Event()
+
+        async def consume():
+            async for _ in async_llm.generate([7] * 20, SamplingParams(max_tokens=480, ignore_eos=True)):
+                started.set()
+
+        task = asyncio.create_task(consume())
+        await started.wait()  # cancelled mid-stream: 480 tokens take dozens of steps, even with drafts
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
@@ -87,6 +93,29 @@ def test_shutdown_is_clean_and_rejects_new_work(async_llm):
             await _collect(async_llm, [5, 6], SamplingParams(max_tokens=2))
 
     asyncio.run(main())
+
+
+def test_reset_prefix_cache_makes_the_next_prompt_cold(async_llm):
+    params = SamplingParams(max_tokens=2, ignore_eos=True)
+    prompt = list(range(5, 45))
+
+    async def main():
+        first = (await _collect(async_llm, prompt, params))[-1]
+        warm = (await _collect(async_llm, prompt, params))[-1]
+        forgotten = await async_llm.reset_prefix_cache()
+        cold = (await _collect(async_llm, prompt, params))[-1]
+        return first, warm, forgotten, cold
+
+    first, warm, forgotten, cold = asyncio.run(main())
+    assert first.num_cached_tokens == 0 and warm.num_cached_tokens > 0 and forgotten > 0
+    assert cold.num_cached_tokens == 0 and cold.token_ids == first.token_ids
+    async_llm.shutdown()
+
+    async def after_shutdown():
+        with pytest.raises(EngineDeadError):
+            await asyncio.wait_for(async_llm.reset_prefix_cache(), 5)
+
+    asyncio.run(after_shutdown())
 
 
 def test_requests_submitted_together_start_in_the_same_step(async_llm):

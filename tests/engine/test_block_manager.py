@@ -46,6 +46,23 @@ def test_prefix_reuse_shares_blocks_and_leaves_one_token():
     assert bm.num_referenced_blocks() == 0
 
 
+def test_reset_prefix_cache_forgets_only_free_blocks():
+    bm = BlockManager(block_size=4, num_full_blocks=16, num_sliding_blocks=16, sliding_window=8)
+    done, live = _seq(range(10, 22)), _seq(range(50, 62), "live")  # 3 full blocks each
+    _run_prefill(bm, done)
+    _run_prefill(bm, live)
+    bm.free(done)
+    assert len(bm.cached_prefix_blocks(_seq(list(range(10, 22)) + [1], "a"))[FULL]) == 3
+    # done's 3 blocks in each pool, and the live sequence's first sliding block, released out of its window
+    assert bm.reset_prefix_cache() == 7
+    assert bm.cached_prefix_blocks(_seq(list(range(10, 22)) + [1], "b")) == {FULL: [], SLIDING: []}
+    # The live sequence's blocks are still found, and nothing was freed or leaked.
+    assert bm.cached_prefix_blocks(_seq(list(range(50, 62)) + [1], "c"))[FULL] == live.block_tables[FULL]
+    assert bm.num_referenced_blocks() == 5 and bm.reset_prefix_cache() == 0  # live: 3 full, 2 sliding blocks
+    bm.free(live)
+    assert bm.num_referenced_blocks() == 0
+
+
 def test_sliding_blocks_released_and_prefix_needs_window():
     bm = BlockManager(block_size=4, num_full_blocks=32, num_sliding_blocks=32, sliding_window=8)
     seq = _seq(range(100, 140))  # 40 tokens
