@@ -173,7 +173,7 @@ class Planner:
         """Events: `OutlineReady`, then `PointDelta`/`PointDone` per point (interleaved), then `AnswerDone`."""
         start = time.perf_counter()
         pruned = prune_message(question, self.prune_over_chars)
-        route = await self._route(pruned.text)
+        route = await self._route(pruned.text, pruned.query)
         route_s = time.perf_counter() - start
         usage = _Usage()
         if route.mode in ("escalate", "refuse") or route.reason == "greeting":
@@ -218,8 +218,8 @@ class Planner:
                                 len(question) - len(pruned.text), exp_usage.prompt, exp_usage.cached,
                                 exp_usage.completion))
 
-    async def _route(self, question: str) -> Route:
-        route = self.router.route(question)
+    async def _route(self, question: str, query: str) -> Route:
+        route = self.router.route(question, query)
         return await route if asyncio.iscoroutine(route) else route
 
     def _canned_reply(self, route: Route) -> str:

@@ -1,5 +1,6 @@
 """Prompt pruning for long messages (a pasted e-mail thread): keep the question and the sentences
-most relevant to it by TF-IDF cosine similarity, in their original order."""
+most relevant to it by TF-IDF cosine similarity, in their original order, and find the customer's own
+closing question for retrieval."""
 from __future__ import annotations
 
 import math
@@ -10,16 +11,35 @@ from typing import NamedTuple
 from chatbot.knowledge import split_sentences, tokenize
 
 _QUESTION = re.compile(r"[?？]")
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_QUOTED_LINE = re.compile(r"^\s*>")
 
 
 class PrunedMessage(NamedTuple):
     text: str
     num_sentences: int
     num_kept: int
+    ask: str = ""  # a pruned message's closing question (`closing_question`); "" when nothing was pruned
 
     @property
     def was_pruned(self) -> bool:
         return self.num_kept < self.num_sentences
+
+    @property
+    def query(self) -> str:
+        """What retrieval ranks the sections by: the kept text, and a pruned message's closing question once
+        more, so that the customer's own question outweighs the thread it came with."""
+        return f"{self.ask}\n{self.text}" if self.ask else self.text
+
+
+def closing_question(text: str) -> str:
+    """The customer's own question in a long message: its last paragraph with a question mark, quoted lines
+    ("> ...") left out; "" when there is none."""
+    for paragraph in reversed(_PARAGRAPH_BREAK.split(text)):
+        own = "\n".join(line for line in paragraph.splitlines() if not _QUOTED_LINE.match(line)).strip()
+        if _QUESTION.search(own):
+            return own
+    return ""
 
 
 def _tfidf(docs: list[list[str]]) -> list[dict[str, float]]:
@@ -59,4 +79,4 @@ def prune_message(text: str, max_chars: int = PRUNE_OVER_CHARS) -> PrunedMessage
         keep.add(i)
         used += len(sentences[i])
     kept = " ".join(sentences[i].strip() for i in sorted(keep))
-    return PrunedMessage(kept, len(sentences), len(keep))
+    return PrunedMessage(kept, len(sentences), len(keep), closing_question(text) if len(keep) < len(sentences) else "")

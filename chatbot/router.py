@@ -35,9 +35,10 @@ class RuleRouter:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
 
-    def route(self, question: str) -> Route:
+    def route(self, question: str, query: str | None = None) -> Route:
+        """Route ``question``; sections are retrieved by ``query`` (default: the question itself)."""
         lang = detect_lang(question)
-        hits = self.kb.search(question, lang=lang, k=8)
+        hits = self.kb.search(query or question, lang=lang, k=8)
         reason = escalation_reason(question)
         if reason:
             return Route("escalate", reason, lang, hits)
@@ -65,14 +66,15 @@ class ModelRouter:
     def __init__(self, llm, kb: KnowledgeBase) -> None:
         self.llm, self.kb = llm, kb
 
-    async def route(self, question: str) -> Route:
+    async def route(self, question: str, query: str | None = None) -> Route:
+        """The model's mode for ``question``; sections are retrieved by ``query`` (default: the question)."""
         import json
 
         from chatbot.prompts import ROUTER_MODES, router_prompt
         from engine.sampling import SamplingParams
 
         lang = detect_lang(question)
-        hits = self.kb.search(question, lang=lang, k=8)
+        hits = self.kb.search(query or question, lang=lang, k=8)
         params = SamplingParams(max_tokens=8, json_schema={"type": "string", "enum": list(ROUTER_MODES)})
         final = None
         async for out in self.llm.generate(router_prompt(question), params):

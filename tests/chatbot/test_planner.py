@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from chatbot.evaluation import point_precision_and_recall, point_scores, score_answer
-from chatbot.planner import Planner, guard_point, select_points
+from chatbot.planner import guard_point, select_points
 from chatbot.pruning import prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
 
@@ -27,8 +27,8 @@ def test_guard_point_falls_back_to_the_section(kb):
 
 def _planner_hits(kb, question: str):
     """The hits the planner chooses points from: `RuleRouter` on the pruned message, the scope section left out."""
-    return [h for h in RuleRouter(kb).route(prune_message(question).text).hits
-            if h.section.id != OUT_OF_SCOPE_SECTION]
+    pruned = prune_message(question)
+    return [h for h in RuleRouter(kb).route(pruned.text, pruned.query).hits if h.section.id != OUT_OF_SCOPE_SECTION]
 
 
 def _points_against_expected(kb, eval_questions, select):
@@ -40,11 +40,11 @@ def _points_against_expected(kb, eval_questions, select):
 
 
 def test_select_points_keeps_to_the_question(kb, eval_questions):
-    """Measured: 76% of the points answer the question and 90.5% of the expected sections are points. The
+    """Measured: 76.5% of the points answer the question and 92.9% of the expected sections are points. The
     rule it replaced (one point per thing asked, padded with the next hits whatever their category) had
     65% and 88%."""
     precision, recall = _points_against_expected(kb, eval_questions, select_points)
-    assert precision >= 0.75 and recall >= 0.9, (precision, recall)
+    assert precision >= 0.76 and recall >= 0.92, (precision, recall)
     assert len(select_points(kb.search("return refund shipping warranty payment", "en", k=8))) <= 4
 
 
