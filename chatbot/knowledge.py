@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+import snowballstemmer
+
 DEFAULT_ROOT = Path(__file__).resolve().parents[1] / "data" / "policies"
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -44,6 +46,7 @@ _STOPWORDS = frozenset(
 )
 # Contractions the policies spell out, so that "can't be returned" finds "cannot be returned".
 _CONTRACTIONS = {"can't": "cannot"}
+_STEMMER = snowballstemmer.stemmer("english")
 _ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀嘛我你您他她它是在和与或及也都就这那么什怎们请个一把给让对")
 _ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", "你们", "我们", "请问", "是否", "一下"})
 
@@ -75,22 +78,9 @@ def detect_lang(text: str) -> str:
 
 
 def _stem(word: str) -> str:
-    """Light suffix stripping, so that return/returns/returned/returning share one stem."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    if word.endswith("ing") and len(word) > 5:
-        word = word[:-3]
-    elif word.endswith("ed") and len(word) > 4:
-        word = word[:-2]
-    if len(word) > 4 and word[-1] == word[-2]:
-        word = word[:-1]
-    if len(word) > 4 and word[-1] in "ye":
-        word = word[:-1]
-    return word
+    """The Snowball (Porter2) English stem, so that return/returns/returned and international/internationally
+    share one."""
+    return _STEMMER.stemWord(word)
 
 
 def tokenize(text: str) -> list[str]:
