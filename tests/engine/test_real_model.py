@@ -102,9 +102,13 @@ def test_int8_batched_equals_unbatched():
     assert batched == [llm.generate([prompt], params)[0].token_ids for prompt in prompts]
 
 
-def test_int8_drafts_change_nothing():
-    """N-gram drafts on Gemma: the same greedy tokens as one token a step, on policy text and on the bench's
-    random-token prompts (which loop), with drafts both kept and thrown away."""
+def test_int8_drafts_change_nothing_but_near_ties():
+    """N-gram drafts on Gemma, against one token a step, on policy text and on the bench's random-token prompts
+    (which loop): the same greedy tokens until a near-tie, if any. A drafted row attends through the prefill
+    kernel and a one-token decode through the decode kernel, which sum in different orders, and int8
+    activations can round the difference up: where the outputs part, the two tokens must be the top two of
+    the teacher-forced logits, within 0.5 of each other (measured 2026-12-01: 2 of the 8 prompts part, both
+    random-token ones, at gaps of 0.015 and 0.21)."""
     import random
 
     llm = real_llm("int8")
@@ -112,12 +116,23 @@ def test_int8_drafts_change_nothing():
     track_engine(plain.engine)
     ids = llm.tokenizer.encode(policy_text()).ids
     rng = random.Random(0)
-    prompts = [ids[i:i + 200] for i in (0, 700, 1400)] + [rng.choices(ids, k=rng.randint(32, 300)) for _ in range(5)]
+    policy = [ids[i:i + 200] for i in (0, 700, 1400)]
+    looping = [rng.choices(ids, k=rng.randint(32, 300)) for _ in range(5)]
     params = SamplingParams(max_tokens=48, ignore_eos=True)
     before = llm.engine.snapshot()
-    got = [o.token_ids for o in llm.generate(prompts, params)]
+    got = [o.token_ids for o in llm.generate(policy + looping, params)]
     after = llm.engine.snapshot()
-    assert got == [o.token_ids for o in plain.generate(prompts, params)]
+    want = [o.token_ids for o in plain.generate(policy + looping, params)]
+    num_parted = 0
+    for prompt, drafted, stepped in zip(policy + looping, got, want):
+        if drafted == stepped:
+            continue
+        num_parted += 1
+        at = next(i for i, (a, b) in enumerate(zip(drafted, stepped)) if a != b)
+        logits = llm.prompt_logits(prompt + drafted[:at])[-1].float()
+        assert set(logits.topk(2).indices.tolist()) == {drafted[at], stepped[at]}
+        assert abs(float(logits[drafted[at]] - logits[stepped[at]])) < 0.5
+    assert num_parted <= 2
     drafted = after.num_draft_tokens - before.num_draft_tokens
     accepted = after.num_accepted_draft_tokens - before.num_accepted_draft_tokens
     assert 0 < accepted < drafted
