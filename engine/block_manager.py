@@ -48,11 +48,7 @@ class BlockPool:
     def allocate(self) -> int:
         """Take the least recently freed block, evicting its cached hash."""
         block_id, _ = self.free_blocks.popitem(last=False)
-        old = self.block_hash[block_id]
-        if old is not None:
-            if self.hash_to_block.get(old) == block_id:
-                del self.hash_to_block[old]
-            self.block_hash[block_id] = None
+        self._forget_hash(block_id)
         self.ref_counts[block_id] = 1
         return block_id
 
@@ -77,10 +73,16 @@ class BlockPool:
         """Drop the cached hashes of the free blocks (those held by sequences keep theirs); returns how many."""
         forgotten = [b for b in self.free_blocks if self.block_hash[b] is not None]
         for block_id in forgotten:
-            if self.hash_to_block.get(self.block_hash[block_id]) == block_id:
-                del self.hash_to_block[self.block_hash[block_id]]
-            self.block_hash[block_id] = None
+            self._forget_hash(block_id)
         return len(forgotten)
+
+    def _forget_hash(self, block_id: int) -> None:
+        """The block no longer stands for its prefix (evicted, or the cache reset)."""
+        old = self.block_hash[block_id]
+        if old is not None:
+            if self.hash_to_block.get(old) == block_id:
+                del self.hash_to_block[old]
+            self.block_hash[block_id] = None
 
     def num_free_after_sharing(self, block_ids: list[int]) -> int:
         return self.num_free - sum(1 for b in block_ids if self.ref_counts[b] == 0)
