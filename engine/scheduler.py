@@ -63,9 +63,6 @@ class Scheduler:
         preempted = False
         running = sorted(self.running, key=lambda s: s.is_prefilling)  # decodes first
         decodes_left = sum(1 for s in running if not s.is_prefilling)
-        # Decodes with a draft attend like a prompt chunk (the prefill kernel), also when the budget or the pool
-        # cuts their draft to nothing: which kernel computes a sequence's row must not depend on its batch.
-        drafted = {seq.request_id for seq in running if seq.draft_token_ids}
         for seq in running:
             if seq.status != SequenceStatus.RUNNING or budget == 0:
                 continue
@@ -88,13 +85,13 @@ class Scheduler:
                 budget -= num_new
         if not preempted:  # no admissions in a step that had to preempt: avoids preempt/resume loops
             self._admit_waiting(scheduled, budget)
-        # One-token decodes first, then the drafted decodes and the prompt chunks.
-        scheduled.sort(key=lambda item: item[0].is_prefilling or item[1] > 1 or item[0].request_id in drafted)
+        # One-token decodes first; a decode with a draft attends like a prompt chunk (the same bits per row).
+        scheduled.sort(key=lambda item: item[0].is_prefilling or item[1] > 1)
         now = time.monotonic()
         for seq, _ in scheduled:
             if seq.first_scheduled_time is None:
                 seq.first_scheduled_time = now
-        num_decode = sum(1 for seq, n in scheduled if not seq.is_prefilling and n == 1 and seq.request_id not in drafted)
+        num_decode = sum(1 for seq, n in scheduled if not seq.is_prefilling and n == 1)
         return ScheduledBatch([s for s, _ in scheduled], [n for _, n in scheduled], num_decode)
 
     def _admit_waiting(self, scheduled: list[tuple[Sequence, int]], budget: int) -> None:

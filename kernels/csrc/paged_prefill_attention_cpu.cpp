@@ -9,11 +9,13 @@
 // softmax per query head, and the weighted values summed in position order. Keys a row must not see
 // (causal, sliding window) get weight exactly zero, which adds exactly nothing, and spans a row sees none of
 // leave it untouched. A row's result therefore depends only on its own position and the cache: the same
-// bits in one chunk or several, alone or batched.
+// bits in one chunk or several, alone or batched, and the same bits the decode kernel gives it
+// (attention_span.h).
 //
 // q [N, H, D] fp32; caches [num_blocks, block_size, KVH, D] fp32, fp16 or bf16; block_tables [S, max_blocks]
 // int32; cu_seqlens [S + 1] int32 (sequence s owns rows [cu[s], cu[s + 1]), the last new tokens of its
 // context_lens[s]); keys at positions [max(0, p + 1 - window), p] for the row at position p (window <= 0: all).
+#include "attention_span.h"
 #include "cpu_kernels.h"
 #include "kv_rows.h"
 
@@ -24,11 +26,13 @@
 
 namespace {
 
-constexpr int64_t kSpan = 64;     // key positions per span (absolute: [64j, 64j + 64))
+#if defined(__AVX512F__)
+using attention_span::exp16;
+#endif
+using attention_span::kSpan;
 constexpr int64_t kRowBlock = 8;  // query rows per task, times the query heads of one KV head
 constexpr int64_t kLanes = 16;    // query heads side by side in the score micro-kernel (one AVX-512 register)
 constexpr int64_t kKeys = 8;      // keys per register block of the score micro-kernel
-constexpr int64_t kHeads = 4;     // query heads per register block of the value micro-kernel
 
 struct Task {
   int64_t seq, first_row, num_rows, kv_head;
@@ -78,64 +82,6 @@ void score_span(const float* keys, int64_t n, const float* qt, int64_t L, int64_
       for (int64_t d = 0; d < D; ++d) dot = std::fma(keys[t * D + d], qt[d * L + m0], dot);
       scores[t * L + m0] = dot * scale;
     }
-}
-
-#if defined(__AVX512F__)
-// e^x for sixteen floats: x = n ln2 + r, |r| <= ln2 / 2, a degree-6 polynomial for e^r, times 2^n; within
-// 2 ulp of expf, and 0 below -87 (where expf is denormal or 0). The same bits on every call.
-inline __m512 exp16(__m512 x) {
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504f)), _MM_FROUND_TO_NEAREST_INT);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145752f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860677e-6f), r);
-  __m512 p = _mm512_set1_ps(1.f / 720);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 120));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 24));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f / 6));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.f));
-  const __mmask16 tiny = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.f), _CMP_LT_OQ);
-  return _mm512_maskz_mov_ps(static_cast<__mmask16>(~tiny), _mm512_scalef_ps(p, n));
-}
-#endif
-
-// acc[m * D + d] += sum over t < n, in order, of probs[t * L + m] * values[t * D + d], for m < M.
-void weigh_span(const float* probs, int64_t L, int64_t M, const float* values, int64_t n, int64_t D, float* acc) {
-  int64_t m = 0;
-#if defined(__AVX512F__)
-  if (D % 64 == 0) {
-    const int64_t blocked = M / kHeads * kHeads;
-    for (int64_t d0 = 0; d0 < D; d0 += 64)  // these 64 dims of the span's values stay in L1 for every head
-      for (m = 0; m < blocked; m += kHeads) {
-        __m512 a[kHeads][4];
-        for (int64_t i = 0; i < kHeads; ++i)
-          for (int c = 0; c < 4; ++c) a[i][c] = _mm512_loadu_ps(acc + (m + i) * D + d0 + 16 * c);
-        for (int64_t t = 0; t < n; ++t) {
-          const float* row = values + t * D + d0;
-          const __m512 v0 = _mm512_loadu_ps(row), v1 = _mm512_loadu_ps(row + 16);
-          const __m512 v2 = _mm512_loadu_ps(row + 32), v3 = _mm512_loadu_ps(row + 48);
-          for (int64_t i = 0; i < kHeads; ++i) {
-            const __m512 p = _mm512_set1_ps(probs[t * L + m + i]);
-            a[i][0] = _mm512_fmadd_ps(p, v0, a[i][0]);
-            a[i][1] = _mm512_fmadd_ps(p, v1, a[i][1]);
-            a[i][2] = _mm512_fmadd_ps(p, v2, a[i][2]);
-            a[i][3] = _mm512_fmadd_ps(p, v3, a[i][3]);
-          }
-        }
-        for (int64_t i = 0; i < kHeads; ++i)
-          for (int c = 0; c < 4; ++c) _mm512_storeu_ps(acc + (m + i) * D + d0 + 16 * c, a[i][c]);
-      }
-    m = blocked;
-  }
-#endif
-  for (; m < M; ++m) {  // the rest one query head at a time: the same FMAs in the same order
-    float* a = acc + m * D;
-    for (int64_t t = 0; t < n; ++t) {
-      const float p = probs[t * L + m];
-      const float* row = values + t * D;
-      for (int64_t d = 0; d < D; ++d) a[d] = std::fma(p, row[d], a[d]);
-    }
-  }
 }
 
 // The online softmax of one span, per query head m (lane): only keys t in [from[m], to[m]) count. Scores
@@ -261,7 +207,8 @@ void attend_prefill(const float* q, const KV* k_cache, const KV* v_cache, const 
           float* a = acc.data() + m * D;
           for (int64_t d = 0; d < D; ++d) a[d] *= rescale[m];
         }
-        weigh_span(scores.data(), L, M, values.data(), n, D, acc.data());
+        attention_span::weigh_span(scores.data(), L, 1, M, [&](int64_t t) { return values.data() + t * D; }, n, D,
+                                   acc.data());
       }
       for (int64_t r = 0; r < task.num_rows; ++r)
         for (int64_t g = 0; g < group; ++g) {

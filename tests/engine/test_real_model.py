@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import pytest
 import torch
@@ -102,37 +103,49 @@ def test_int8_batched_equals_unbatched():
     assert batched == [llm.generate([prompt], params)[0].token_ids for prompt in prompts]
 
 
-def test_int8_drafts_change_nothing_but_near_ties():
-    """N-gram drafts on Gemma, against one token a step, on policy text and on the bench's random-token prompts
-    (which loop): the same greedy tokens until a near-tie, if any. A drafted row attends through the prefill
-    kernel and a one-token decode through the decode kernel, which sum in different orders, and int8
-    activations can round the difference up: where the outputs part, the two tokens must be the top two of
-    the teacher-forced logits, within 0.5 of each other (measured 2026-12-01: 2 of the 8 prompts part, both
-    random-token ones, at gaps of 0.015 and 0.21)."""
+def _looping_and_policy_prompts(llm) -> list[list[int]]:
+    """Three 200-token stretches of policy text and five of the bench's random-token prompts (which loop)."""
     import random
 
+    ids = llm.tokenizer.encode(policy_text()).ids
+    rng = random.Random(0)
+    return [ids[i:i + 200] for i in (0, 700, 1400)] + [rng.choices(ids, k=rng.randint(32, 300)) for _ in range(5)]
+
+
+@lru_cache(maxsize=1)
+def _one_token_a_step() -> list[list[int]]:
+    """The prompts' greedy tokens from an engine without drafts and with room for every sequence."""
     llm = real_llm("int8")
     plain = LLM(EngineConfig(dtype="int8", max_num_batched_tokens=512, max_model_len=2048, num_speculative_tokens=0))
     track_engine(plain.engine)
-    ids = llm.tokenizer.encode(policy_text()).ids
-    rng = random.Random(0)
-    policy = [ids[i:i + 200] for i in (0, 700, 1400)]
-    looping = [rng.choices(ids, k=rng.randint(32, 300)) for _ in range(5)]
-    params = SamplingParams(max_tokens=48, ignore_eos=True)
+    return [o.token_ids for o in plain.generate(_looping_and_policy_prompts(llm), _PARAMS)]
+
+
+_PARAMS = SamplingParams(max_tokens=64, ignore_eos=True)
+
+
+def test_int8_drafts_change_nothing():
+    """N-gram drafts on Gemma int8, against one token a step: the same greedy tokens. A drafted row attends
+    through the prefill kernel and a one-token decode through the decode kernel; the two give a row the same
+    bits (attention_span.h). Until they did, 2 of these 8 prompts parted at near ties."""
+    llm = real_llm("int8")
     before = llm.engine.snapshot()
-    got = [o.token_ids for o in llm.generate(policy + looping, params)]
+    got = [o.token_ids for o in llm.generate(_looping_and_policy_prompts(llm), _PARAMS)]
     after = llm.engine.snapshot()
-    want = [o.token_ids for o in plain.generate(policy + looping, params)]
-    num_parted = 0
-    for prompt, drafted, stepped in zip(policy + looping, got, want):
-        if drafted == stepped:
-            continue
-        num_parted += 1
-        at = next(i for i, (a, b) in enumerate(zip(drafted, stepped)) if a != b)
-        logits = llm.prompt_logits(prompt + drafted[:at])[-1].float()
-        assert set(logits.topk(2).indices.tolist()) == {drafted[at], stepped[at]}
-        assert abs(float(logits[drafted[at]] - logits[stepped[at]])) < 0.5
-    assert num_parted <= 2
+    assert got == _one_token_a_step()
     drafted = after.num_draft_tokens - before.num_draft_tokens
     accepted = after.num_accepted_draft_tokens - before.num_accepted_draft_tokens
     assert 0 < accepted < drafted
+
+
+def test_int8_preemption_changes_nothing():
+    """A pool too small for the batch preempts sequences, which recompute their generated tokens as a prompt
+    (the prefill kernel): their greedy tokens stay those of an engine with room for all, drafts on or off."""
+    llm = real_llm("int8")
+    block = 2 * 16 * 256 * 2  # K and V of one 16-token block of one layer, fp16
+    tight = LLM(EngineConfig(dtype="int8", max_num_batched_tokens=512, max_model_len=512,
+                             kv_cache_bytes=66 * 15 * block + 32 * 3 * block))  # the least pools max_model_len allows
+    track_engine(tight.engine)
+    got = [o.token_ids for o in tight.generate(_looping_and_policy_prompts(llm), _PARAMS)]
+    assert tight.engine.snapshot().num_preemptions > 0
+    assert got == _one_token_a_step()

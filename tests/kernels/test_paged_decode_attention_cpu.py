@@ -7,6 +7,7 @@ import torch
 from kernels import cpu_extension
 from kernels import paged_decode_attention_cpu as cpu_kernel
 from kernels.attention_ref import paged_decode_attention_ref
+from kernels.paged_prefill_attention_cpu import paged_prefill_attention_cpu
 from tests.kernels.kernel_cases import HEAD_LAYOUT_IDS, HEAD_LAYOUTS, assert_close, make_paged_kv, naive_attention
 
 HEAD_DIM = 48
@@ -60,6 +61,30 @@ def test_a_sequence_gets_the_same_bits_alone_or_in_a_batch():
         alone = cpu_kernel.paged_decode_attention_cpu(q[i:i + 1], k_cache, v_cache, tables[i:i + 1], lens[i:i + 1],
                                                       SCALE, 64)
         assert torch.equal(alone, batched[i:i + 1])
+
+
+@pytest.mark.parametrize("layout, head_dim", [((4, 1), 256), ((8, 1), 128), ((4, 2), 64), ((2, 1), 40), ((3, 3), 48)],
+                         ids=["gemma-d256", "group8-d128", "gqa-d64", "d40-generic", "mha-d48"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("window", [None, 10, 100])
+def test_every_row_is_the_same_bits_as_the_prefill_kernel_gives_it(layout, head_dim, dtype, window):
+    """A drafted decode and a recompute after preemption run a decoded token's row through the prefill kernel:
+    both kernels must give it the same bits. Rows at every place of a prefill chunk (its masked keys differ)."""
+    context_lens, num_new = [1, 9, 64, 65, 150, 300], 20
+    num_heads, num_kv_heads = layout
+    first_needed = None if window is None else [max(0, n - num_new - window + 1) for n in context_lens]
+    kv = make_paged_kv(context_lens, num_kv_heads, head_dim, 16, dtype, first_needed, seed=13)
+    k_cache, v_cache, tables, lens, scale = kv.k_cache, kv.v_cache, kv.block_tables, kv.context_lens, head_dim ** -0.5
+    rows = [(i, pos) for i, ctx in enumerate(context_lens) for pos in range(max(0, ctx - num_new), ctx)]
+    q = torch.randn((len(rows), num_heads, head_dim), generator=torch.Generator().manual_seed(17))
+    chunk_sizes = torch.tensor([min(ctx, num_new) for ctx in context_lens])
+    cu = torch.cat([torch.zeros(1, dtype=torch.long), chunk_sizes.cumsum(0)]).to(torch.int32)
+    prefill = paged_prefill_attention_cpu(q, k_cache, v_cache, cu, lens, tables, scale, window)
+    seq = torch.tensor([i for i, _ in rows])
+    decode = cpu_kernel.paged_decode_attention_cpu(q, k_cache, v_cache, tables[seq],
+                                                   torch.tensor([pos + 1 for _, pos in rows], dtype=torch.int32),
+                                                   scale, window)
+    assert torch.equal(decode, prefill)
 
 
 def test_inputs_the_kernel_does_not_take_go_to_the_reference():
