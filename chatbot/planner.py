@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import AsyncIterator, NamedTuple
@@ -17,7 +18,7 @@ from chatbot import prompts
 from chatbot.guard import cap_length, ground_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
-from chatbot.router import OUT_OF_SCOPE_SECTION, Route, RuleRouter
+from chatbot.router import MIN_TOP_SCORE, OUT_OF_SCOPE_SECTION, Route, RuleRouter
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
@@ -28,6 +29,10 @@ OTHER_CATEGORY_SHARE = 0.8
 MAX_ANSWER_CHARS = 1500
 POINT_MAX_TOKENS = 64
 MIN_COVERAGE = 0.6  # a point must keep this share of its section's terms, or the section is shown
+# A separately asked question's own best section is a point when it beats that question's second-best section
+# by this factor (and clears the in-scope bar): "Who pays for return shipping? How long until my refund?"
+ASKED_MARGIN = 1.25
+_QUESTIONS = re.compile(r"[^?？]+[?？]")
 
 
 class OutlineReady(NamedTuple):
@@ -133,15 +138,36 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
     return text, None
 
 
-def select_points(hits: list[ScoredSection]) -> list[ScoredSection]:
+def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
+    """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them, each ending in
+    a question mark) one by one: each question's best section, where it clears the in-scope bar and beats the
+    question's second-best by `ASKED_MARGIN`."""
+    questions = [q for q in _QUESTIONS.findall(message) if q.strip()]
+    if not 2 <= len(questions) <= MAX_POINTS:
+        return set()
+    asked = set()
+    for question in questions:
+        hits = kb.search(question, lang=lang, k=2)
+        if (hits and hits[0].score >= MIN_TOP_SCORE[lang]
+                and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score)):
+            asked.add(hits[0].section.id)
+    return asked
+
+
+def select_points(hits: list[ScoredSection], asked: set[str] = frozenset()) -> list[ScoredSection]:
     """The outline's key points, in rank order: the best hit, then the hits of its category scoring at least
-    `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`; at most
-    `MAX_POINTS`. An answer keeps to one category unless another section matches about as well."""
+    `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
+    hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
+    An answer keeps to one category unless another section matches about as well or answers a question of
+    its own."""
     if not hits:
         return []
     best = hits[0]
-    return [h for h in hits if h.score >= best.score * (
-        SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)][:MAX_POINTS]
+    chosen = [h for h in hits if h.section.id in asked or h.score >= best.score * (
+        SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)]
+    required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]
+    rest = [h for h in chosen if h.section.id not in asked][:MAX_POINTS - len(required)]
+    return [h for h in chosen if h in required or h in rest]
 
 
 def assemble_answer(mode: str, lang: str, titles: list[str], texts: list[str]) -> str:
@@ -188,7 +214,9 @@ class Planner:
             return
         if route.mode == "sot":
             outline_start = time.perf_counter()
-            category, sections, prefix_ids = await self._outline(pruned.text, route, usage)
+            # A pasted thread's questions are mostly not the customer's: only a message kept whole is split.
+            asked = set() if pruned.was_pruned else sections_asked(self.kb, pruned.text, route.lang)
+            category, sections, prefix_ids = await self._outline(pruned.text, route, asked, usage)
             outline_s = time.perf_counter() - outline_start
         else:
             section = route.hits[0].section
@@ -236,14 +264,16 @@ class Planner:
         return (f"抱歉，这个问题我无法回答。我可以帮您解答关于{topics}的问题。" if lang == "zh"
                 else f"Sorry, I can't help with that. I can answer questions about Northwind's policies: {topics}.")
 
-    async def _outline(self, question: str, route: Route, usage: _Usage) -> tuple[str, list[Section], list[int]]:
-        """Generate the outline JSON under the schema; returns category, point sections and the shared prefix ids."""
+    async def _outline(self, question: str, route: Route, asked: set[str],
+                       usage: _Usage) -> tuple[str, list[Section], list[int]]:
+        """Generate the outline JSON under the schema (the points: `select_points` with ``asked``); returns the
+        category, the point sections and the shared prefix ids."""
         lang = route.lang
         hits = [h for h in route.hits if h.section.id != OUT_OF_SCOPE_SECTION]  # describes the assistant, not a policy
         # The key points are fixed by retrieval (`select_points`); the model picks the category, among those
         # of the top sections. Letting it choose the points, or how many, was measured worse: it always took
         # the shortest list (see README). The prompt offers the hits down to the last point as candidates.
-        points = select_points(hits)
+        points = select_points(hits, asked)
         candidates = [h.section for h in hits[:hits.index(points[-1]) + 1]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang)

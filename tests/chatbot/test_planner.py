@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from chatbot.evaluation import point_precision_and_recall, point_scores, score_answer
-from chatbot.planner import guard_point, select_points
+from chatbot.knowledge import detect_lang
+from chatbot.planner import guard_point, sections_asked, select_points
 from chatbot.pruning import prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
 
@@ -31,21 +32,63 @@ def _planner_hits(kb, question: str):
     return [h for h in RuleRouter(kb).route(pruned.text, pruned.query).hits if h.section.id != OUT_OF_SCOPE_SECTION]
 
 
-def _points_against_expected(kb, eval_questions, select):
-    """(point precision, section recall) of ``select`` over the eval set's multi-point questions, as
+def _planner_points(kb, question: str):
+    """The points the planner outlines for ``question`` (`Planner.stream`: a pasted thread is not split)."""
+    pruned = prune_message(question)
+    asked = set() if pruned.was_pruned else sections_asked(kb, pruned.text, detect_lang(question))
+    return select_points(_planner_hits(kb, question), asked)
+
+
+def _points_against_expected(kb, eval_questions):
+    """(point precision, section recall) of the planner's points over the eval set's multi-point questions, as
     `supportdesk eval` scores them."""
     return point_precision_and_recall([
-        point_scores([h.section.id for h in select(_planner_hits(kb, q["question"]))], q["expected_sections"])
+        point_scores([h.section.id for h in _planner_points(kb, q["question"])], q["expected_sections"])
         for q in eval_questions if q["kind"] == "multi"])
 
 
-def test_select_points_keeps_to_the_question(kb, eval_questions):
-    """Measured: 76.5% of the points answer the question and 92.9% of the expected sections are points. The
-    rule it replaced (one point per thing asked, padded with the next hits whatever their category) had
-    65% and 88%."""
-    precision, recall = _points_against_expected(kb, eval_questions, select_points)
-    assert precision >= 0.76 and recall >= 0.92, (precision, recall)
+def test_points_keep_to_the_question(kb, eval_questions):
+    """Measured on the 40 multi-point questions: 73.9% of the points answer the question and 92.4% of the
+    expected sections are points (without `sections_asked` 73.7% and 91.3%: it finds the second category's
+    section of "Who pays for return shipping? And how long until I get my refund?"). On the 36 questions
+    before the four that span two categories: 77.2% and 92.9%, with or without it. The rule before
+    `select_points` (one point per thing asked, padded with the next hits whatever their category) had 65%
+    and 88% there."""
+    precision, recall = _points_against_expected(kb, eval_questions)
+    assert precision >= 0.73 and recall >= 0.92, (precision, recall)
+    one_category = [q for q in eval_questions if not q["id"].endswith(("-multi-19", "-multi-20"))]
+    precision, recall = _points_against_expected(kb, one_category)
+    assert precision >= 0.77 and recall >= 0.92, (precision, recall)
     assert len(select_points(kb.search("return refund shipping warranty payment", "en", k=8))) <= 4
+
+
+@pytest.mark.parametrize("question, wanted", [
+    ("Who pays for return shipping? How long until I get my refund?", {"returns.shipping-fees", "refunds.timing"}),
+    ("退货运费谁出？多久退款？", {"returns.shipping-fees", "refunds.timing"}),
+    ("Do you ship to other countries? Which payment methods do you accept?",
+     {"shipping.international", "payment.methods"}),
+    ("可以寄到国外吗？你们接受哪些付款方式？", {"shipping.international", "payment.methods"}),
+    ("How long is the warranty on electronics? Can I cancel my order?",
+     {"warranty.electronics", "orders.cancellation"}),
+    ("电子产品保修多久？订单可以取消吗？", {"warranty.electronics", "orders.cancellation"}),
+    ("How long does standard shipping take? How many days do I have to return something?",
+     {"shipping.standard", "returns.time-limit"}),
+    ("标准配送要几天？退货期限是多久？", {"shipping.standard", "returns.time-limit"}),
+    ("Can I pay with PayPal? How do I reset my password?", {"payment.methods", "account.password-reset"}),
+    ("可以用PayPal付款吗？怎么重置密码？", {"payment.methods", "account.password-reset"}),
+])
+def test_each_question_of_another_category_gets_its_section(kb, question, wanted):
+    """Two questions in one message, each answered by a section of its own category: the second category's
+    section used to fall under the other-category bar (9 of these 10 lost it)."""
+    assert wanted <= {h.section.id for h in _planner_points(kb, question)}
+
+
+def test_sections_asked_needs_separate_questions_with_a_clear_best(kb):
+    assert sections_asked(kb, "How long do I have to return a lamp, and who pays for return shipping?", "en") == set()
+    assert sections_asked(kb, "Hi? Hello? Hey? What? Why?", "en") == set()  # five questions: more than the points
+    assert sections_asked(kb, "What's the weather? Who won the game?", "en") == set()  # below the in-scope bar
+    assert sections_asked(kb, "Can I pay with PayPal? How do I reset my password?", "en") == {
+        "payment.methods", "account.password-reset"}
 
 
 def test_select_points_in_rank_order_with_the_category_rule(kb):
@@ -71,7 +114,7 @@ def test_eval_questions_answered_correctly(planner, eval_questions, qid):
     assert scores["facts_found"] == scores["facts_expected"], scores["missing_facts"]
     assert not scores["hallucinated_numbers"] and not scores["leaks"] and scores["language_ok"]
     if answer.mode == "sot":
-        assert answer.sources == [h.section.id for h in select_points(_planner_hits(planner.kb, row["question"]))]
+        assert answer.sources == [h.section.id for h in _planner_points(planner.kb, row["question"])]
         assert len(answer.outline) == len(answer.sources) >= 2
         assert answer.category == row["expected_category"]
         # The expansions reuse the outline request's prefix from the cache.
