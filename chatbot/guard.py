@@ -176,6 +176,22 @@ def ground_numbers(point_text: str, allowed_texts: list[str]) -> GroundingResult
     return GroundingResult(not unsupported, unsupported)
 
 
+def _number_contexts(text: str, width: int) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(surface form, normalised key, the `width` words or CJK characters before it) for every number in `text`."""
+    text = _PHONE_RE.sub(" ", _LIST_MARKER_RE.sub(" ", text.translate(_FULLWIDTH)))
+    return [(m.group(), _number_key(m.group()), tuple(_units(text[:m.start()])[-width:]))
+            for m in _NUMBER_RE.finditer(text)]
+
+
+def misattributed_numbers(point_text: str, allowed_texts: list[str], width: int = 3) -> list[str]:
+    """Numbers of the point that no allowed text (its KB section, the question) puts after the same `width`
+    words or CJK characters: a right number attached to the wrong thing, as in "订单记录将在30天内完成" (order
+    records are completed within 30 days) where the policy says an account deletion is."""
+    allowed = {(key, before) for text in allowed_texts for _, key, before in _number_contexts(text, width)}
+    return list(dict.fromkeys(surface for surface, key, before in _number_contexts(point_text, width)
+                              if (key, before) not in allowed))
+
+
 def cap_length(text: str, max_chars: int) -> str:
     """Cut `text` to at most `max_chars`, at the last sentence boundary that fits
     (else at a word boundary, with an ellipsis)."""

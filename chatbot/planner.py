@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import AsyncIterator, NamedTuple
 
 from chatbot import prompts
-from chatbot.guard import cap_length, ground_numbers
+from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.router import MIN_TOP_SCORE, OUT_OF_SCOPE_SECTION, Route, RuleRouter
@@ -131,6 +131,8 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
         return section.text, "empty"
     if not ground_numbers(text, [section.text, question]).ok:
         return section.text, "grounding"
+    if misattributed_numbers(text, [section.text, question]):
+        return section.text, "attribution"
     if not ground_numbers(section.text, [text]).ok or _coverage(text, section.text) < MIN_COVERAGE:
         return section.text, "incomplete"
     if detect_lang(text) != lang:

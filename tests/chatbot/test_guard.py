@@ -11,6 +11,7 @@ from chatbot.guard import (
     find_leaks,
     ground_numbers,
     mask_pii,
+    misattributed_numbers,
     refusal_reason,
 )
 
@@ -186,6 +187,25 @@ def test_grounding_accepts_numbers_from_the_question():
     question = "My order NW-48213 arrived on March 3 for $62."
     assert ground_numbers("Order NW-48213 ($62) from March 3 can be returned within 30 days.",
                           [KB_RETURNS, question]).ok
+
+
+def test_a_number_attached_to_the_wrong_thing_is_caught():
+    """Found trying the app: for "我想注销账户。" the model wrote that order records (订单记录), not the account
+    deletion, are completed within 30 days; every number was in the section, so grounding passed."""
+    section = "注销账户将在30天内完成。按照税法要求，订单记录会保留7年。"
+    assert misattributed_numbers("订单记录将在30天内完成。按照税法要求，订单记录会保留7年。", [section, "我想注销账户。"]) == ["30"]
+    returns = "Northwind accepts returns for 30 days from the delivery date."
+    assert misattributed_numbers("Northwind accepts refunds for 30 days from the delivery date.", [returns]) == ["30"]
+
+
+def test_numbers_in_their_policy_context_pass():
+    section = "注销账户将在30天内完成。按照税法要求，订单记录会保留7年。"
+    assert misattributed_numbers(section, [section]) == []
+    assert misattributed_numbers("可以。注销账户将在30天内完成。", [section]) == []
+    returns = "Northwind accepts returns for 30 days from the delivery date."
+    assert misattributed_numbers("Yes: Northwind accepts returns for 30 days.", [returns]) == []
+    # the question's own numbers, as the question puts them
+    assert misattributed_numbers("You said the order is $35.", [returns, "The order is $35, can I return it?"]) == []
 
 
 # ---------------------------------------------------------------- cap_length
