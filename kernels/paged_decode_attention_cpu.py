@@ -3,7 +3,8 @@
 The PyTorch reference (`kernels.attention_ref.paged_decode_attention_ref`) gathers every sequence's blocks
 into a new tensor and converts it to fp32 before multiplying; at a batch of 16 sequences of ~400 tokens that
 was about half of a decode step. The kernel (``csrc/paged_decode_attention_cpu.cpp``) reads each key and
-value once, in place, one task per (sequence, KV head) pair, with the prefill kernel's arithmetic
+value once, in place, one task per (sequence, KV head) pair (with fewer pairs than threads, one sequence's
+spans and dimensions spread over the threads), with the prefill kernel's arithmetic
 (``csrc/attention_span.h``): a sequence's row is the same bits alone or in any batch, and the same bits the
 prefill kernel gives it, so n-gram drafts and recomputation after preemption change no token.
 """

@@ -2,7 +2,8 @@
 //
 // The PyTorch reference gathers each sequence's blocks into a new tensor, converts it to fp32 and then
 // multiplies: three passes over the keys and values. This kernel reads every key and value once, in place,
-// converting on the fly. A task is one (sequence, KV head) pair. It walks the keys in spans of absolute
+// converting on the fly. A task is one (sequence, KV head) pair (`attend_split` spreads fewer pairs than threads
+// over the threads by span and by dimension, in the same order). It walks the keys in spans of absolute
 // positions [64j, 64j + 64) with the arithmetic of attention_span.h, which the prefill kernel shares: a
 // sequence's result is the same bits alone or in any batch, and the same bits the prefill kernel gives its row,
 // so a drafted decode and a recompute after preemption (both prefill kernel) match a plain decode.
@@ -127,6 +128,24 @@ float softmax_span(float* s, int64_t from, int64_t n, float& running_max, float&
   return factor;
 }
 
+// A (sequence, KV head) pair's keys: positions [start, ctx) in spans of kSpan from start, each position's row
+// in the cache, -1 before the window's first position (its block may be gone; it reads as zeros).
+struct PairKeys {
+  int64_t first, start, ctx;
+  std::vector<int64_t> rows;
+};
+
+PairKeys pair_keys(int64_t seq, int64_t kv_head, const int32_t* block_tables, const int32_t* context_lens,
+                   int64_t num_kv_heads, int64_t D, int64_t block_size, int64_t max_blocks, int64_t window) {
+  const int64_t ctx = context_lens[seq], first = window > 0 ? std::max<int64_t>(0, ctx - window) : 0;
+  PairKeys keys{first, first / kSpan * kSpan, ctx, std::vector<int64_t>(ctx - first / kSpan * kSpan, -1)};
+  const int32_t* table = block_tables + seq * max_blocks;
+  for (int64_t pos = first; pos < ctx; ++pos)
+    keys.rows[pos - keys.start] = ((table[pos / block_size] * block_size + pos % block_size) * num_kv_heads + kv_head) * D;
+  return keys;
+}
+
+// One task per (sequence, KV head) pair, each walking its spans once: scores, softmax, weighted values.
 template <typename KV>
 void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t* block_tables,
             const int32_t* context_lens, float* out, int64_t num_seqs, int64_t num_heads, int64_t num_kv_heads,
@@ -134,26 +153,23 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
   const int64_t group = num_heads / num_kv_heads;
   at::parallel_for(0, num_seqs * num_kv_heads, 1, [&](int64_t begin, int64_t end) {
     std::vector<float> scores(group * kSpan), acc(group * D), running_max(group), running_sum(group);
-    const std::vector<KV> zeros(D, KV(0.f));  // keys and values before the window (their block may be gone)
-    std::vector<int64_t> offsets;             // each position's row in the cache, -1 before the window
+    const std::vector<KV> zeros(D, KV(0.f));
     for (int64_t pair = begin; pair < end; ++pair) {
-      const int64_t seq = pair / num_kv_heads, kv_head = pair % num_kv_heads, ctx = context_lens[seq];
-      const int64_t first = window > 0 ? std::max<int64_t>(0, ctx - window) : 0, start = first / kSpan * kSpan;
-      const int32_t* table = block_tables + seq * max_blocks;
-      offsets.assign(ctx - start, -1);
-      for (int64_t pos = first; pos < ctx; ++pos)
-        offsets[pos - start] = ((table[pos / block_size] * block_size + pos % block_size) * num_kv_heads + kv_head) * D;
+      const int64_t seq = pair / num_kv_heads, kv_head = pair % num_kv_heads;
+      const PairKeys keys = pair_keys(seq, kv_head, block_tables, context_lens, num_kv_heads, D, block_size,
+                                      max_blocks, window);
       const float* queries = q + (seq * num_heads + kv_head * group) * D;
       std::fill(acc.begin(), acc.end(), 0.f);
       std::fill(running_max.begin(), running_max.end(), -std::numeric_limits<float>::infinity());
       std::fill(running_sum.begin(), running_sum.end(), 0.f);
-      for (int64_t lo = start; lo < ctx; lo += kSpan) {
-        const int64_t n = std::min<int64_t>(kSpan, ctx - lo), from = std::max(first, lo) - lo;
-        const int64_t* rows = offsets.data() + (lo - start);
+      for (int64_t lo = keys.start; lo < keys.ctx; lo += kSpan) {
+        const int64_t n = std::min<int64_t>(kSpan, keys.ctx - lo), from = std::max(keys.first, lo) - lo;
+        const int64_t* rows = keys.rows.data() + (lo - keys.start);
 #if defined(__AVX512F__)
         const int64_t row_bytes = D * static_cast<int64_t>(sizeof(KV));
         for (int64_t t = from; t < n; ++t) prefetch_l2(v_cache + rows[t], row_bytes);  // read after the keys
-        for (int64_t t = n; t < std::min<int64_t>(n + kSpan, ctx - lo); ++t) prefetch_l2(k_cache + rows[t], row_bytes);
+        for (int64_t t = n; t < std::min<int64_t>(n + kSpan, keys.ctx - lo); ++t)
+          prefetch_l2(k_cache + rows[t], row_bytes);
 #endif
         auto key = [&](int64_t t) { return rows[t] < 0 ? zeros.data() : k_cache + rows[t]; };
         auto value = [&](int64_t t) { return rows[t] < 0 ? zeros.data() : v_cache + rows[t]; };
@@ -169,6 +185,75 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
         const float inv = 1.f / running_sum[g];
         float* o = out + (seq * num_heads + kv_head * group + g) * D;
         for (int64_t d = 0; d < D; ++d) o[d] = acc[g * D + d] * inv;
+      }
+    }
+  });
+}
+
+// The same arithmetic for fewer pairs than threads (one sequence with MQA), in three passes that each spread
+// over the threads: the scores of every span; each head's online softmax over its spans in order; the weighted
+// values, 64 dimensions per task (each output element still one FMA chain in key order, so the same bits).
+template <typename KV>
+void attend_split(const float* q, const KV* k_cache, const KV* v_cache, const int32_t* block_tables,
+                  const int32_t* context_lens, float* out, int64_t num_seqs, int64_t num_heads, int64_t num_kv_heads,
+                  int64_t D, int64_t block_size, int64_t max_blocks, float scale, int64_t window) {
+  const int64_t group = num_heads / num_kv_heads, num_pairs = num_seqs * num_kv_heads;
+  std::vector<PairKeys> keys;
+  std::vector<int64_t> first_span{0};  // the spans of pair p: [first_span[p], first_span[p + 1])
+  for (int64_t pair = 0; pair < num_pairs; ++pair) {
+    keys.push_back(pair_keys(pair / num_kv_heads, pair % num_kv_heads, block_tables, context_lens, num_kv_heads, D,
+                             block_size, max_blocks, window));
+    first_span.push_back(first_span.back() + (keys.back().ctx - keys.back().start + kSpan - 1) / kSpan);
+  }
+  std::vector<float> scores(first_span.back() * group * kSpan), factors(first_span.back() * group);
+  std::vector<float> sums(num_pairs * group);
+  const std::vector<KV> zeros(D, KV(0.f));
+  auto rows_of = [&](int64_t pair, int64_t span) { return keys[pair].rows.data() + span * kSpan; };
+  auto length_of = [&](int64_t pair, int64_t span) {
+    return std::min<int64_t>(kSpan, keys[pair].ctx - keys[pair].start - span * kSpan);
+  };
+  auto from_of = [&](int64_t pair, int64_t span) { return span == 0 ? keys[pair].first - keys[pair].start : 0; };
+  at::parallel_for(0, first_span.back(), 1, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t pair = std::upper_bound(first_span.begin(), first_span.end(), task) - first_span.begin() - 1;
+      const int64_t span = task - first_span[pair];
+      const int64_t* rows = rows_of(pair, span);
+      auto key = [&](int64_t t) { return rows[t] < 0 ? zeros.data() : k_cache + rows[t]; };
+      const float* queries = q + ((pair / num_kv_heads) * num_heads + (pair % num_kv_heads) * group) * D;
+      score_span<KV>(key, length_of(pair, span), queries, group, D, scale, scores.data() + task * group * kSpan);
+    }
+  });
+  at::parallel_for(0, num_pairs * group, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t head = begin; head < end; ++head) {
+      const int64_t pair = head / group, g = head % group;
+      float running_max = -std::numeric_limits<float>::infinity(), running_sum = 0.f;
+      for (int64_t span = 0; span < first_span[pair + 1] - first_span[pair]; ++span) {
+        const int64_t task = first_span[pair] + span;
+        factors[task * group + g] = softmax_span(scores.data() + (task * group + g) * kSpan, from_of(pair, span),
+                                                 length_of(pair, span), running_max, running_sum);
+      }
+      sums[head] = running_sum;
+    }
+  });
+  const int64_t block = D % 64 == 0 ? 64 : D, num_blocks = D / block;
+  at::parallel_for(0, num_pairs * num_blocks, 1, [&](int64_t begin, int64_t end) {
+    std::vector<float> acc(group * block);
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t pair = task / num_blocks, d0 = task % num_blocks * block;
+      std::fill(acc.begin(), acc.end(), 0.f);
+      for (int64_t span = 0; span < first_span[pair + 1] - first_span[pair]; ++span) {
+        const int64_t s = first_span[pair] + span;
+        for (int64_t g = 0; g < group; ++g)
+          for (int64_t d = 0; d < block; ++d) acc[g * block + d] *= factors[s * group + g];
+        const int64_t* rows = rows_of(pair, span);
+        auto value = [&](int64_t t) { return (rows[t] < 0 ? zeros.data() : v_cache + rows[t]) + d0; };
+        attention_span::weigh_span(scores.data() + s * group * kSpan, 1, kSpan, group, value, length_of(pair, span),
+                                   block, acc.data());
+      }
+      for (int64_t g = 0; g < group; ++g) {
+        const float inv = 1.f / sums[pair * group + g];
+        float* o = out + ((pair / num_kv_heads) * num_heads + (pair % num_kv_heads) * group + g) * D + d0;
+        for (int64_t d = 0; d < block; ++d) o[d] = acc[g * block + d] * inv;
       }
     }
   });
@@ -190,9 +275,11 @@ at::Tensor paged_decode_attention(at::Tensor q, at::Tensor k_cache, at::Tensor v
   const int64_t block_size = k_cache.size(1), num_kv_heads = k_cache.size(2), max_blocks = tables.size(1);
   with_kv_cache_type(k_cache, [&](auto element) {
     using KV = decltype(element);
-    attend(q.data_ptr<float>(), k_cache.data_ptr<KV>(), v_cache.data_ptr<KV>(), tables.data_ptr<int32_t>(),
-           lens.data_ptr<int32_t>(), out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads, head_dim,
-           block_size, max_blocks, static_cast<float>(scale), window);
+    // Fewer pairs than threads would leave threads idle in one pass per pair.
+    const auto run = num_seqs * num_kv_heads < at::get_num_threads() ? attend_split<KV> : attend<KV>;
+    run(q.data_ptr<float>(), k_cache.data_ptr<KV>(), v_cache.data_ptr<KV>(), tables.data_ptr<int32_t>(),
+        lens.data_ptr<int32_t>(), out.data_ptr<float>(), num_seqs, num_heads, num_kv_heads, head_dim, block_size,
+        max_blocks, static_cast<float>(scale), window);
   });
   return out;
 }

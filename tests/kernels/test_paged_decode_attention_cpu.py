@@ -87,6 +87,31 @@ def test_every_row_is_the_same_bits_as_the_prefill_kernel_gives_it(layout, head_
     assert torch.equal(decode, prefill)
 
 
+@pytest.mark.parametrize("head_dim, window", [(256, None), (256, 100), (48, 10)], ids=["d256", "d256-w100", "d48-w10"])
+def test_one_sequence_spread_over_the_threads_keeps_the_bits(head_dim, window):
+    """With fewer (sequence, KV head) pairs than threads the kernel splits one sequence's scores by span and its
+    values by dimension (`attend_split`); every row is the same bits as in a batch and as the prefill kernel's."""
+    context_lens = [1, 64, 65, 300]
+    first_needed = None if window is None else [max(0, n - window) for n in context_lens]
+    kv = make_paged_kv(context_lens, 1, head_dim, 16, torch.float16, first_needed, seed=21)
+    q = torch.randn((len(context_lens), 4, head_dim), generator=torch.Generator().manual_seed(22))
+    scale = head_dim ** -0.5
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        batched = cpu_kernel.paged_decode_attention_cpu(q, kv.k_cache, kv.v_cache, kv.block_tables, kv.context_lens,
+                                                        scale, window)
+        for i in range(len(context_lens)):
+            one = slice(i, i + 1)
+            alone = cpu_kernel.paged_decode_attention_cpu(q[one], kv.k_cache, kv.v_cache, kv.block_tables[one],
+                                                          kv.context_lens[one], scale, window)
+            prefill = paged_prefill_attention_cpu(q[one], kv.k_cache, kv.v_cache, torch.tensor([0, 1], dtype=torch.int32),
+                                                  kv.context_lens[one], kv.block_tables[one], scale, window)
+            assert torch.equal(alone, batched[one]) and torch.equal(alone, prefill)
+    finally:
+        torch.set_num_threads(threads)
+
+
 def test_inputs_the_kernel_does_not_take_go_to_the_reference():
     q, k_cache, v_cache, tables, lens, _ = _case((4, 2), 16, torch.float32, None)
     args = (q, k_cache, v_cache, tables.long(), lens, SCALE, None)  # int64 block tables
