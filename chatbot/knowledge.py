@@ -77,10 +77,15 @@ def detect_lang(text: str) -> str:
     return "zh" if num_cjk and num_cjk >= num_latin_words else "en"
 
 
+# Words whose Snowball stem would merge them with an unrelated, much commoner word: "customs" (duties) with
+# "customer", which every policy mentions, so "Who pays customs?" ranked the payment methods first.
+_STEM_EXCEPTIONS = {"customs": "customs"}
+
+
 def _stem(word: str) -> str:
     """The Snowball (Porter2) English stem, so that return/returns/returned and international/internationally
-    share one."""
-    return _STEMMER.stemWord(word)
+    share one (`_STEM_EXCEPTIONS` aside)."""
+    return _STEM_EXCEPTIONS.get(word) or _STEMMER.stemWord(word)
 
 
 def tokenize(text: str) -> list[str]:
