@@ -86,4 +86,15 @@ void weigh_span(const float* probs, int64_t t_stride, int64_t m_stride, int64_t 
   }
 }
 
+// What a head summed before a span, rescaled to the span's new running max: a[d] *= factor.
+inline void rescale_row(float* a, float factor, int64_t D) {
+  for (int64_t d = 0; d < D; ++d) a[d] *= factor;
+}
+
+// A head's output: its weighted values times 1 / its running sum.
+inline void normalize_row(const float* a, float running_sum, int64_t D, float* out) {
+  const float inv = 1.f / running_sum;
+  for (int64_t d = 0; d < D; ++d) out[d] = a[d] * inv;
+}
+
 }  // namespace attention_span

@@ -131,18 +131,21 @@ float softmax_span(float* s, int64_t from, int64_t n, float& running_max, float&
 // A (sequence, KV head) pair's keys: positions [start, ctx) in spans of kSpan from start, each position's row
 // in the cache, -1 before the window's first position (its block may be gone; it reads as zeros).
 struct PairKeys {
-  int64_t first, start, ctx;
+  int64_t first = 0, start = 0, ctx = 0;
   std::vector<int64_t> rows;
 };
 
-PairKeys pair_keys(int64_t seq, int64_t kv_head, const int32_t* block_tables, const int32_t* context_lens,
-                   int64_t num_kv_heads, int64_t D, int64_t block_size, int64_t max_blocks, int64_t window) {
-  const int64_t ctx = context_lens[seq], first = window > 0 ? std::max<int64_t>(0, ctx - window) : 0;
-  PairKeys keys{first, first / kSpan * kSpan, ctx, std::vector<int64_t>(ctx - first / kSpan * kSpan, -1)};
+// Fills `keys` for one pair, reusing its row buffer (one call per pair and layer on the decode hot path).
+void find_pair_keys(int64_t seq, int64_t kv_head, const int32_t* block_tables, const int32_t* context_lens,
+                    int64_t num_kv_heads, int64_t D, int64_t block_size, int64_t max_blocks, int64_t window,
+                    PairKeys& keys) {
+  keys.ctx = context_lens[seq];
+  keys.first = window > 0 ? std::max<int64_t>(0, keys.ctx - window) : 0;
+  keys.start = keys.first / kSpan * kSpan;
+  keys.rows.assign(keys.ctx - keys.start, -1);
   const int32_t* table = block_tables + seq * max_blocks;
-  for (int64_t pos = first; pos < ctx; ++pos)
+  for (int64_t pos = keys.first; pos < keys.ctx; ++pos)
     keys.rows[pos - keys.start] = ((table[pos / block_size] * block_size + pos % block_size) * num_kv_heads + kv_head) * D;
-  return keys;
 }
 
 // One task per (sequence, KV head) pair, each walking its spans once: scores, softmax, weighted values.
@@ -154,10 +157,10 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
   at::parallel_for(0, num_seqs * num_kv_heads, 1, [&](int64_t begin, int64_t end) {
     std::vector<float> scores(group * kSpan), acc(group * D), running_max(group), running_sum(group);
     const std::vector<KV> zeros(D, KV(0.f));
+    PairKeys keys;
     for (int64_t pair = begin; pair < end; ++pair) {
       const int64_t seq = pair / num_kv_heads, kv_head = pair % num_kv_heads;
-      const PairKeys keys = pair_keys(seq, kv_head, block_tables, context_lens, num_kv_heads, D, block_size,
-                                      max_blocks, window);
+      find_pair_keys(seq, kv_head, block_tables, context_lens, num_kv_heads, D, block_size, max_blocks, window, keys);
       const float* queries = q + (seq * num_heads + kv_head * group) * D;
       std::fill(acc.begin(), acc.end(), 0.f);
       std::fill(running_max.begin(), running_max.end(), -std::numeric_limits<float>::infinity());
@@ -176,16 +179,13 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
         score_span<KV>(key, n, queries, group, D, scale, scores.data());
         for (int64_t g = 0; g < group; ++g) {
           const float factor = softmax_span(scores.data() + g * kSpan, from, n, running_max[g], running_sum[g]);
-          float* a = acc.data() + g * D;
-          for (int64_t d = 0; d < D; ++d) a[d] *= factor;
+          attention_span::rescale_row(acc.data() + g * D, factor, D);
         }
         attention_span::weigh_span(scores.data(), 1, kSpan, group, value, n, D, acc.data());
       }
-      for (int64_t g = 0; g < group; ++g) {
-        const float inv = 1.f / running_sum[g];
-        float* o = out + (seq * num_heads + kv_head * group + g) * D;
-        for (int64_t d = 0; d < D; ++d) o[d] = acc[g * D + d] * inv;
-      }
+      for (int64_t g = 0; g < group; ++g)
+        attention_span::normalize_row(acc.data() + g * D, running_sum[g], D,
+                                      out + (seq * num_heads + kv_head * group + g) * D);
     }
   });
 }
@@ -198,12 +198,12 @@ void attend_split(const float* q, const KV* k_cache, const KV* v_cache, const in
                   const int32_t* context_lens, float* out, int64_t num_seqs, int64_t num_heads, int64_t num_kv_heads,
                   int64_t D, int64_t block_size, int64_t max_blocks, float scale, int64_t window) {
   const int64_t group = num_heads / num_kv_heads, num_pairs = num_seqs * num_kv_heads;
-  std::vector<PairKeys> keys;
+  std::vector<PairKeys> keys(num_pairs);
   std::vector<int64_t> first_span{0};  // the spans of pair p: [first_span[p], first_span[p + 1])
   for (int64_t pair = 0; pair < num_pairs; ++pair) {
-    keys.push_back(pair_keys(pair / num_kv_heads, pair % num_kv_heads, block_tables, context_lens, num_kv_heads, D,
-                             block_size, max_blocks, window));
-    first_span.push_back(first_span.back() + (keys.back().ctx - keys.back().start + kSpan - 1) / kSpan);
+    find_pair_keys(pair / num_kv_heads, pair % num_kv_heads, block_tables, context_lens, num_kv_heads, D, block_size,
+                   max_blocks, window, keys[pair]);
+    first_span.push_back(first_span.back() + (keys[pair].ctx - keys[pair].start + kSpan - 1) / kSpan);
   }
   std::vector<float> scores(first_span.back() * group * kSpan), factors(first_span.back() * group);
   std::vector<float> sums(num_pairs * group);
@@ -244,17 +244,15 @@ void attend_split(const float* q, const KV* k_cache, const KV* v_cache, const in
       for (int64_t span = 0; span < first_span[pair + 1] - first_span[pair]; ++span) {
         const int64_t s = first_span[pair] + span;
         for (int64_t g = 0; g < group; ++g)
-          for (int64_t d = 0; d < block; ++d) acc[g * block + d] *= factors[s * group + g];
+          attention_span::rescale_row(acc.data() + g * block, factors[s * group + g], block);
         const int64_t* rows = rows_of(pair, span);
         auto value = [&](int64_t t) { return (rows[t] < 0 ? zeros.data() : v_cache + rows[t]) + d0; };
         attention_span::weigh_span(scores.data() + s * group * kSpan, 1, kSpan, group, value, length_of(pair, span),
                                    block, acc.data());
       }
-      for (int64_t g = 0; g < group; ++g) {
-        const float inv = 1.f / sums[pair * group + g];
-        float* o = out + ((pair / num_kv_heads) * num_heads + (pair % num_kv_heads) * group + g) * D + d0;
-        for (int64_t d = 0; d < block; ++d) o[d] = acc[g * block + d] * inv;
-      }
+      float* out_pair = out + ((pair / num_kv_heads) * num_heads + (pair % num_kv_heads) * group) * D + d0;
+      for (int64_t g = 0; g < group; ++g)
+        attention_span::normalize_row(acc.data() + g * block, sums[pair * group + g], block, out_pair + g * D);
     }
   });
 }

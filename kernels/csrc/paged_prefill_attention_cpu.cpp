@@ -203,19 +203,15 @@ void attend_prefill(const float* q, const KV* k_cache, const KV* v_cache, const 
           }
         softmax_span(scores.data(), n, L, from.data(), to.data(), running_max.data(), running_sum.data(),
                      rescale.data());
-        for (int64_t m = 0; m < M; ++m) {
-          float* a = acc.data() + m * D;
-          for (int64_t d = 0; d < D; ++d) a[d] *= rescale[m];
-        }
+        for (int64_t m = 0; m < M; ++m) attention_span::rescale_row(acc.data() + m * D, rescale[m], D);
         attention_span::weigh_span(scores.data(), L, 1, M, [&](int64_t t) { return values.data() + t * D; }, n, D,
                                    acc.data());
       }
       for (int64_t r = 0; r < task.num_rows; ++r)
         for (int64_t g = 0; g < group; ++g) {
           const int64_t m = r * group + g;
-          const float inv = 1.f / running_sum[m];
-          float* o = out + ((task.first_row + r) * num_heads + task.kv_head * group + g) * D;
-          for (int64_t d = 0; d < D; ++d) o[d] = acc[m * D + d] * inv;
+          attention_span::normalize_row(acc.data() + m * D, running_sum[m], D,
+                                        out + ((task.first_row + r) * num_heads + task.kv_head * group + g) * D);
         }
     }
   });
