@@ -159,9 +159,14 @@ def _number_key(number: str) -> str:
         return value
 
 
+def _without_list_markers(text: str) -> str:
+    """`text` with full-width digits made ASCII and list markers ("1.", "2)") blanked: they are not facts."""
+    return _LIST_MARKER_RE.sub(" ", text.translate(_FULLWIDTH))
+
+
 def _numeric_facts(text: str) -> list[tuple[str, str]]:
     """(surface form, normalised key) for every phone number and number in `text`."""
-    text = _LIST_MARKER_RE.sub(" ", text.translate(_FULLWIDTH))
+    text = _without_list_markers(text)
     facts = [(m.group(), _phone_key(m.group())) for m in _PHONE_RE.finditer(text)]
     text = _PHONE_RE.sub(" ", text)
     facts += [(m.group(), _number_key(m.group())) for m in _NUMBER_RE.finditer(text)]
@@ -178,7 +183,7 @@ def ground_numbers(point_text: str, allowed_texts: list[str]) -> GroundingResult
 
 def _number_contexts(text: str, width: int) -> list[tuple[str, str, tuple[str, ...]]]:
     """(surface form, normalised key, the `width` words or CJK characters before it) for every number in `text`."""
-    text = _PHONE_RE.sub(" ", _LIST_MARKER_RE.sub(" ", text.translate(_FULLWIDTH)))
+    text = _PHONE_RE.sub(" ", _without_list_markers(text))
     return [(m.group(), _number_key(m.group()), tuple(_units(text[:m.start()])[-width:]))
             for m in _NUMBER_RE.finditer(text)]
 
