@@ -5,7 +5,7 @@ Offline, `quantize_state_dict` turns every linear weight and the embedding into 
 in place of ``nn.Linear``/``nn.Embedding``; after ``load_state_dict``, `prepare_int8` builds each layer's
 fast path.
 
-CPU backend: the C++ kernel of `kernels.w8a8_matmul_cpu` (AVX-512 VNNI) with activations quantized per token
+CPU backend: the C++ kernel of `kernels.w8a8_matmul_cpu` (AVX-512 VNNI, or AVX2) with activations quantized per token
 and group of 16, exactly as `kernels.w8a8_matmul_ref` computes: exact integer dots per group, scaled in a
 fixed order, so a row's result never depends on the rest of the batch. Per-channel weights with per-token
 activations (oneDNN's int8 linear, before) agreed with fp32 on 93.9% of next tokens; these groups, with the

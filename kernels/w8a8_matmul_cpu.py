@@ -3,7 +3,8 @@
 `pack_weight` reorders an int8 weight ``[N, K]`` and its group scales ``[N, K // G]`` once, at load time,
 into tiles of 16 output channels with four consecutive inputs side by side (the layout of AVX-512 VNNI's
 dot product), stored plus 128 as uint8 (VNNI's unsigned operand), and fp16 scales. `w8a8_matmul` then
-gives the bits of `kernels.w8a8_matmul_ref`.
+gives the bits of `kernels.w8a8_matmul_ref`, with AVX-512 VNNI, with AVX2 (where there is no AVX-512) or with
+the portable loop.
 """
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def pack_weight(weight_int8: torch.Tensor, weight_scale: torch.Tensor,
 def w8a8_matmul(x: torch.Tensor, packed: PackedWeight, bias: torch.Tensor | None = None,
                 portable: bool = False, out: torch.Tensor | None = None) -> torch.Tensor:
     """fp32 ``x [M, K]`` (contiguous) times the packed weight, + ``bias``, written into ``out`` (contiguous fp32
-    ``[M, N]``) when given; ``portable`` skips the VNNI path."""
+    ``[M, N]``) when given; ``portable`` skips the SIMD path (VNNI or AVX2)."""
     kernels = cpu_extension.load()
     if kernels is None:
         raise RuntimeError("the C++ CPU kernels are not built on this machine")

@@ -11,7 +11,8 @@
 // the batch, so a row's result never depends on the rest of the batch, and equals the PyTorch reference
 // (kernels/w8a8_matmul_ref.py) bit for bit. AVX-512 VNNI computes the dots where the build has it
 // (unsigned weight x signed activation; the 128 added to the weights is taken off again by starting each
-// dot at -128 * sum(q)); the portable loop gives the same bits elsewhere.
+// dot at -128 * sum(q)); AVX2 computes the same exact dots where there is no VNNI (`avx2_block`), and the
+// portable loop gives the same bits elsewhere.
 #include "cpu_kernels.h"
 
 #include <c10/util/Half.h>
@@ -23,6 +24,9 @@
 #if defined(__AVX512F__) && defined(__AVX512VNNI__)
 #include <immintrin.h>
 #define SUPPORTDESK_VNNI 1
+#elif defined(__AVX2__) && defined(__F16C__)
+#include <immintrin.h>
+#define SUPPORTDESK_AVX2 1
 #endif
 
 namespace {
@@ -187,6 +191,70 @@ void vnni_rows(const Problem& p, int64_t tile, int64_t row, int64_t rows, float*
   return vnni_rows_q<kTiles, 0>(p, tile, row, rows, acc, next);
 }
 #endif
+
+#ifdef SUPPORTDESK_AVX2
+// kRows rows of one tile with AVX2, written to acc[r * stride + lane]: VNNI's exact int32 dots from vpmaddubsw
+// and vpmaddwd. vpmaddubsw adds two unsigned x signed byte products into int16 with saturation, so it gets the
+// signed weight's magnitude (<= 128) as the unsigned operand and the activation with the weight's sign
+// (|q| <= 127): a pair is at most 2 * 128 * 127 = 32512, never saturated. The float part is vnni_block's.
+template <int kRows, int kQuads>
+void avx2_block(const Problem& p, int64_t tile, int64_t row, float* acc, int64_t stride) {
+  const int64_t quads = kQuads ? kQuads : p.group / 4;
+  const __m256i ones = _mm256_set1_epi16(1), flip = _mm256_set1_epi8(static_cast<char>(0x80));
+  const uint8_t* w = p.w + tile * p.k * kTile;
+  const c10::Half* ws = p.ws + tile * p.weight_groups * kTile;
+  for (int r = 0; r < kRows; ++r) {
+    _mm256_storeu_ps(acc + r * stride, _mm256_setzero_ps());
+    _mm256_storeu_ps(acc + r * stride + 8, _mm256_setzero_ps());
+  }
+  for (int64_t g = 0; g < p.groups; ++g) {
+    __m256i dot[kRows][2];
+    for (int r = 0; r < kRows; ++r) dot[r][0] = dot[r][1] = _mm256_setzero_si256();
+    for (int64_t i = 0; i < quads; ++i) {
+      const int64_t quad = g * quads + i;
+      const uint8_t* at = w + quad * 4 * kTile;  // 16 channels x 4 inputs: channels 0-7, then 8-15
+      if (row == 0) _mm_prefetch(reinterpret_cast<const char*>(at) + kPrefetchBytes, _MM_HINT_T0);
+      const __m256i signed0 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at)), flip);
+      const __m256i signed1 = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(at + 32)), flip);
+      const __m256i magnitude0 = _mm256_abs_epi8(signed0), magnitude1 = _mm256_abs_epi8(signed1);
+      for (int r = 0; r < kRows; ++r) {
+        int32_t four;
+        std::memcpy(&four, p.qx + (row + r) * p.k + quad * 4, sizeof(four));
+        const __m256i x = _mm256_set1_epi32(four);
+        const __m256i pairs0 = _mm256_maddubs_epi16(magnitude0, _mm256_sign_epi8(x, signed0));
+        const __m256i pairs1 = _mm256_maddubs_epi16(magnitude1, _mm256_sign_epi8(x, signed1));
+        dot[r][0] = _mm256_add_epi32(dot[r][0], _mm256_madd_epi16(pairs0, ones));
+        dot[r][1] = _mm256_add_epi32(dot[r][1], _mm256_madd_epi16(pairs1, ones));
+      }
+    }
+    const c10::Half* scale = ws + g / p.per_weight_group * kTile;
+    const __m256 scale0 = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(scale)));
+    const __m256 scale1 = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(scale + 8)));
+    for (int r = 0; r < kRows; ++r) {
+      const __m256 s = _mm256_set1_ps(p.step[(row + r) * p.groups + g]);
+      float* out = acc + r * stride;
+      const __m256 t0 = _mm256_mul_ps(scale0, s), t1 = _mm256_mul_ps(scale1, s);
+      _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), _mm256_mul_ps(_mm256_cvtepi32_ps(dot[r][0]), t0)));
+      _mm256_storeu_ps(out + 8, _mm256_add_ps(_mm256_loadu_ps(out + 8), _mm256_mul_ps(_mm256_cvtepi32_ps(dot[r][1]), t1)));
+    }
+  }
+}
+
+template <int kQuads>
+void avx2_rows_q(const Problem& p, int64_t tile, int64_t row, int64_t rows, float* acc, int64_t stride) {
+  switch (rows) {
+    case 1: return avx2_block<1, kQuads>(p, tile, row, acc, stride);
+    case 2: return avx2_block<2, kQuads>(p, tile, row, acc, stride);
+    case 3: return avx2_block<3, kQuads>(p, tile, row, acc, stride);
+    default: return avx2_block<4, kQuads>(p, tile, row, acc, stride);
+  }
+}
+
+void avx2_rows(const Problem& p, int64_t tile, int64_t row, int64_t rows, float* acc, int64_t stride) {
+  if (p.group == 16) return avx2_rows_q<4>(p, tile, row, rows, acc, stride);  // the engine's activation group
+  return avx2_rows_q<0>(p, tile, row, rows, acc, stride);
+}
+#endif
 }  // namespace
 
 at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& packed_scale,
@@ -231,6 +299,10 @@ at::Tensor w8a8_matmul(const at::Tensor& x, const at::Tensor& packed, const at::
           if (row > 0 && pair + 1 < end && width == 2 * kTile)
             next = {2 * k * kTile, row / kRowBlock - 1, row_blocks - 1};
           width == 2 * kTile ? vnni_rows<2>(p, tile, row, block, acc, next) : vnni_rows<1>(p, tile, row, block, acc, next);
+        } else
+#elif defined(SUPPORTDESK_AVX2)
+        if (!portable) {
+          for (int64_t c = 0; c * kTile < width; ++c) avx2_rows(p, tile + c, row, block, acc + c * kTile, width);
         } else
 #endif
         {  // the same [rows][width] layout as the VNNI blocks
