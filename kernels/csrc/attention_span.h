@@ -75,6 +75,28 @@ void weigh_span(const float* probs, int64_t t_stride, int64_t m_stride, int64_t 
       }
     m = blocked;
   }
+#elif defined(SUPPORTDESK_AVX2_ATTENTION)
+  if (D % 16 == 0) {  // the same blocks with AVX2, 16 dims (two registers) per head
+    const int64_t blocked = M / kHeads * kHeads;
+    for (int64_t d0 = 0; d0 < D; d0 += 16)
+      for (m = 0; m < blocked; m += kHeads) {
+        __m256 a[kHeads][2];
+        for (int64_t i = 0; i < kHeads; ++i)
+          for (int c = 0; c < 2; ++c) a[i][c] = _mm256_loadu_ps(acc + (m + i) * D + d0 + 8 * c);
+        for (int64_t t = 0; t < n; ++t) {
+          const auto* row = value(t) + d0;
+          const __m256 v0 = load8(row), v1 = load8(row + 8);
+          for (int64_t i = 0; i < kHeads; ++i) {
+            const __m256 p = _mm256_broadcast_ss(probs + t * t_stride + (m + i) * m_stride);
+            a[i][0] = _mm256_fmadd_ps(p, v0, a[i][0]);
+            a[i][1] = _mm256_fmadd_ps(p, v1, a[i][1]);
+          }
+        }
+        for (int64_t i = 0; i < kHeads; ++i)
+          for (int c = 0; c < 2; ++c) _mm256_storeu_ps(acc + (m + i) * D + d0 + 8 * c, a[i][c]);
+      }
+    m = blocked;
+  }
 #endif
   for (; m < M; ++m) {  // the rest one query head at a time: the same FMAs in the same order
     float* a = acc + m * D;

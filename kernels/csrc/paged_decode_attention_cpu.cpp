@@ -77,6 +77,42 @@ void score_keys(KeyRow key, int64_t t0, int64_t n, const float* q, int64_t D, fl
   }
   for (int h = 0; h < HQ; ++h) _mm512_storeu_ps(scores + h * kSpan + t0, _mm512_mul_ps(acc[h], _mm512_set1_ps(scale)));
 }
+#elif defined(SUPPORTDESK_AVX2_ATTENTION)
+// Eight rows of eight floats, transposed in registers: afterwards r[j] holds element j of row i in lane i.
+inline void transpose8(__m256* r) {
+  __m256 t[8], u[8];
+  for (int i = 0; i < 8; i += 2) {  // t[i] = a0 b0 a1 b1 | a4 b4 a5 b5, t[i + 1] = a2 b2 a3 b3 | a6 b6 a7 b7
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4) {  // u[i + j] = element j (and j + 4) of four rows
+    u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int j = 0; j < 4; ++j) {
+    r[j] = _mm256_permute2f128_ps(u[j], u[j + 4], 0x20);
+    r[j + 4] = _mm256_permute2f128_ps(u[j], u[j + 4], 0x31);
+  }
+}
+
+// score_keys with AVX2: eight keys side by side, the same FMA chains.
+template <int HQ, typename KV, typename KeyRow>
+void score_keys8(KeyRow key, int64_t t0, int64_t n, const float* q, int64_t D, float scale, float* scores) {
+  __m256 acc[HQ];
+  for (int h = 0; h < HQ; ++h) acc[h] = _mm256_setzero_ps();
+  const KV* rows[8];
+  for (int i = 0; i < 8; ++i) rows[i] = key(std::min<int64_t>(t0 + i, n - 1));
+  for (int64_t d0 = 0; d0 < D; d0 += 8) {
+    __m256 r[8];
+    for (int i = 0; i < 8; ++i) r[i] = load8(rows[i] + d0);
+    transpose8(r);
+    for (int j = 0; j < 8; ++j)
+      for (int h = 0; h < HQ; ++h) acc[h] = _mm256_fmadd_ps(r[j], _mm256_broadcast_ss(q + h * D + d0 + j), acc[h]);
+  }
+  for (int h = 0; h < HQ; ++h) _mm256_storeu_ps(scores + h * kSpan + t0, _mm256_mul_ps(acc[h], _mm256_set1_ps(scale)));
+}
 #endif
 
 // scores[g * kSpan + t] = scale * (key(t) . q_g) for t < n, g < group: each dot one chain of FMAs over d in order.
@@ -94,6 +130,20 @@ void score_span(KeyRow key, int64_t n, const float* q, int64_t group, int64_t D,
           case 2: score_keys<2, KV>(key, t0, n, qh, D, scale, s); break;
           case 3: score_keys<3, KV>(key, t0, n, qh, D, scale, s); break;
           default: score_keys<4, KV>(key, t0, n, qh, D, scale, s); break;
+        }
+      }
+  }
+#elif defined(SUPPORTDESK_AVX2_ATTENTION)
+  if (D % 8 == 0) {
+    for (; g0 < group; g0 += 4)
+      for (int64_t t0 = 0; t0 < n; t0 += 8) {
+        const float* qh = q + g0 * D;
+        float* s = scores + g0 * kSpan;
+        switch (std::min<int64_t>(4, group - g0)) {
+          case 1: score_keys8<1, KV>(key, t0, n, qh, D, scale, s); break;
+          case 2: score_keys8<2, KV>(key, t0, n, qh, D, scale, s); break;
+          case 3: score_keys8<3, KV>(key, t0, n, qh, D, scale, s); break;
+          default: score_keys8<4, KV>(key, t0, n, qh, D, scale, s); break;
         }
       }
   }

@@ -66,6 +66,29 @@ inline void score_columns(const float* keys, int64_t n, const float* qt, int64_t
   for (; t0 + kKeys <= n; t0 += kKeys) score_block<kKeys, NC>(keys, t0, qt, L, m0, D, scale, scores);
   for (; t0 < n; ++t0) score_block<1, NC>(keys, t0, qt, L, m0, D, scale, scores);
 }
+#elif defined(SUPPORTDESK_AVX2_ATTENTION)
+constexpr int64_t kKeys8 = 4;  // keys per register block of the AVX2 score micro-kernel (16 lanes: 8 sums)
+
+// score_block with AVX2: keys [t0, t0 + NT) against the 16 query lanes [m0, m0 + 16), the same FMA chains.
+template <int64_t NT>
+inline void score_block8(const float* keys, int64_t t0, const float* qt, int64_t L, int64_t m0, int64_t D,
+                         float scale, float* scores) {
+  __m256 acc[NT][2];
+  for (int64_t t = 0; t < NT; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
+  for (int64_t d = 0; d < D; ++d) {
+    const __m256 q0 = _mm256_loadu_ps(qt + d * L + m0), q1 = _mm256_loadu_ps(qt + d * L + m0 + 8);
+    for (int64_t t = 0; t < NT; ++t) {
+      const __m256 k = _mm256_broadcast_ss(keys + (t0 + t) * D + d);
+      acc[t][0] = _mm256_fmadd_ps(k, q0, acc[t][0]);
+      acc[t][1] = _mm256_fmadd_ps(k, q1, acc[t][1]);
+    }
+  }
+  const __m256 s = _mm256_set1_ps(scale);
+  for (int64_t t = 0; t < NT; ++t) {
+    _mm256_storeu_ps(scores + (t0 + t) * L + m0, _mm256_mul_ps(acc[t][0], s));
+    _mm256_storeu_ps(scores + (t0 + t) * L + m0 + 8, _mm256_mul_ps(acc[t][1], s));
+  }
+}
 #endif
 
 // scores[t * L + m] = scale * k_t . q_m for t < n and every lane m < L (a multiple of kLanes); keys [kSpan][D],
@@ -75,6 +98,12 @@ void score_span(const float* keys, int64_t n, const float* qt, int64_t L, int64_
 #if defined(__AVX512F__)
   for (; m0 + 2 * kLanes <= L; m0 += 2 * kLanes) score_columns<2>(keys, n, qt, L, m0, D, scale, scores);
   for (; m0 < L; m0 += kLanes) score_columns<1>(keys, n, qt, L, m0, D, scale, scores);
+#elif defined(SUPPORTDESK_AVX2_ATTENTION)
+  for (; m0 < L; m0 += kLanes) {
+    int64_t t0 = 0;
+    for (; t0 + kKeys8 <= n; t0 += kKeys8) score_block8<kKeys8>(keys, t0, qt, L, m0, D, scale, scores);
+    for (; t0 < n; ++t0) score_block8<1>(keys, t0, qt, L, m0, D, scale, scores);
+  }
 #endif
   for (; m0 < L; ++m0)
     for (int64_t t = 0; t < n; ++t) {
