@@ -13,7 +13,7 @@
 #include <cmath>
 #include <vector>
 
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
@@ -55,6 +55,34 @@ Best scan(const float* x, int64_t begin, int64_t end) {
     _mm512_storeu_si512(lane_indices, indices);
     best = {lane_values[0], lane_indices[0]};
     for (int lane = 1; lane < 16; ++lane)
+      if (lane_values[lane] > best.value || (lane_values[lane] == best.value && lane_indices[lane] < best.index))
+        best = {lane_values[lane], lane_indices[lane]};
+  }
+#elif defined(__AVX2__)
+  if (end - i >= 8) {  // the same scan, eight lanes
+    __m256 values = _mm256_loadu_ps(x + i);
+    __m256i indices = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int32_t>(i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i at = indices;
+    const __m256i eight = _mm256_set1_epi32(8);
+    __m256 nan = _mm256_cmp_ps(values, values, _CMP_UNORD_Q);
+    for (i += 8; i + 8 <= end; i += 8) {
+      at = _mm256_add_epi32(at, eight);
+      const __m256 v = _mm256_loadu_ps(x + i);
+      const __m256 greater = _mm256_cmp_ps(v, values, _CMP_GT_OQ);
+      values = _mm256_blendv_ps(values, v, greater);
+      indices = _mm256_blendv_epi8(indices, at, _mm256_castps_si256(greater));
+      nan = _mm256_or_ps(nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    }
+    if (_mm256_movemask_ps(nan)) {
+      for (int64_t j = begin; j < end; ++j)
+        if (std::isnan(x[j])) return {x[j], j};
+    }
+    float lane_values[8];
+    int32_t lane_indices[8];
+    _mm256_storeu_ps(lane_values, values);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_indices), indices);
+    best = {lane_values[0], lane_indices[0]};
+    for (int lane = 1; lane < 8; ++lane)
       if (lane_values[lane] > best.value || (lane_values[lane] == best.value && lane_indices[lane] < best.index))
         best = {lane_values[lane], lane_indices[lane]};
   }

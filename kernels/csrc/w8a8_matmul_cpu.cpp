@@ -67,6 +67,31 @@ void quantize_group_avx512(const float* in, int64_t n, int8_t* out, float* step,
   *step = s;
   *qcorr = -128 * _mm512_reduce_add_epi32(total);
 }
+#elif defined(SUPPORTDESK_AVX2)
+// quantize_group_avx512 with AVX2, eight at a time (the conversion rounds half to even, as nearbyint does).
+void quantize_group_avx2(const float* in, int64_t n, int8_t* out, float* step, int32_t* qcorr) {
+  const __m256 sign_bit = _mm256_set1_ps(-0.f);
+  __m256 abs_max = _mm256_setzero_ps();
+  for (int64_t i = 0; i < n; i += 8) abs_max = _mm256_max_ps(abs_max, _mm256_andnot_ps(sign_bit, _mm256_loadu_ps(in + i)));
+  __m128 m = _mm_max_ps(_mm256_castps256_ps128(abs_max), _mm256_extractf128_ps(abs_max, 1));
+  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+  m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
+  const float s = std::max(_mm_cvtss_f32(m), kMinAbsMax) / kInt8Max;
+  const __m256 divisor = _mm256_set1_ps(s);
+  __m256i total = _mm256_setzero_si256();
+  for (int64_t i = 0; i < n; i += 8) {
+    const __m256i v = _mm256_cvtps_epi32(_mm256_div_ps(_mm256_loadu_ps(in + i), divisor));
+    alignas(32) int32_t lanes[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), v);
+    for (int j = 0; j < 8; ++j) out[i + j] = static_cast<int8_t>(lanes[j]);
+    total = _mm256_add_epi32(total, v);
+  }
+  __m128i t = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256(total, 1));
+  t = _mm_add_epi32(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(1, 0, 3, 2)));
+  t = _mm_add_epi32(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(2, 3, 0, 1)));
+  *step = s;
+  *qcorr = -128 * _mm_cvtsi128_si32(t);
+}
 #endif
 
 void quantize_groups(const float* x, int64_t rows, const Problem& p, int8_t* q, float* step, int32_t* qcorr) {
@@ -77,6 +102,11 @@ void quantize_groups(const float* x, int64_t rows, const Problem& p, int8_t* q, 
 #ifdef SUPPORTDESK_VNNI
         if (p.group % 16 == 0) {
           quantize_group_avx512(in, p.group, q + r * p.k + g * p.group, step + r * p.groups + g, qcorr + r * p.groups + g);
+          continue;
+        }
+#elif defined(SUPPORTDESK_AVX2)
+        if (p.group % 8 == 0) {
+          quantize_group_avx2(in, p.group, q + r * p.k + g * p.group, step + r * p.groups + g, qcorr + r * p.groups + g);
           continue;
         }
 #endif
