@@ -33,6 +33,8 @@ def test_shape_mode():
     ("关税谁付？", "shipping.international"),
     ("退货要多久？", "refunds.timing"),
     ("Who pays customs?", "shipping.international"),  # "customs" no longer stems to "customer"'s "custom"
+    ("Can you send my order to Germany?", "shipping.international"),  # "send" had found the return process
+    ("我的订单到了但是东西坏了，怎么办？", "shipping.lost-damaged"),  # 11.0, under the Chinese bar of 12.0
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -40,7 +42,7 @@ def test_short_policy_questions_are_answered_not_refused(kb, question, section_i
     questions scored 13.0–14.6 against a Chinese bar that was 15.0, and countries other than Canada, Mexico
     and the UK were no keywords."""
     route = RuleRouter(kb).route(question)
-    assert route.mode == "direct" and route.hits[0].section.id == section_id
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
 
 
 @pytest.mark.parametrize("question", ["今天几号？", "明天上海天气怎么样？", "给我讲个笑话吧。", "What time is it?",
