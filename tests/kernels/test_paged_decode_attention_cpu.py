@@ -35,11 +35,12 @@ def test_matches_reference(layout, block_size, dtype, window):
     assert_close(cpu_kernel.paged_decode_attention_cpu(*args), paged_decode_attention_ref(*args), torch.float32)
 
 
-@pytest.mark.parametrize("layout, head_dim", [((8, 1), 256), ((4, 1), 256), ((6, 2), 48), ((4, 1), 40), ((2, 2), 80)],
-                         ids=["group8-d256", "gemma-d256", "group3-generic", "d40-generic", "d80"])
+@pytest.mark.parametrize("layout, head_dim", [((8, 1), 256), ((4, 1), 256), ((6, 2), 48), ((4, 1), 40), ((2, 2), 80),
+                                              ((4, 1), 36)],
+                         ids=["group8-d256", "gemma-d256", "group3-generic", "d40-generic", "d80", "d36-generic"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 def test_vector_and_generic_paths_match_reference(layout, head_dim, dtype):
-    """AVX-512 loops for groups of 1, 2, 4, 8 and head dims in multiples of 16; generic loops otherwise."""
+    """SIMD loops for head dims in multiples of 16 (AVX-512) or 8 (AVX2); generic loops otherwise (36 for both)."""
     q, k_cache, v_cache, tables, lens, _ = _case(layout, 16, dtype, 64, seed=7, head_dim=head_dim)
     args = (q, k_cache, v_cache, tables, lens, head_dim ** -0.5, 64)
     assert_close(cpu_kernel.paged_decode_attention_cpu(*args), paged_decode_attention_ref(*args), torch.float32)
@@ -63,8 +64,9 @@ def test_a_sequence_gets_the_same_bits_alone_or_in_a_batch():
         assert torch.equal(alone, batched[i:i + 1])
 
 
-@pytest.mark.parametrize("layout, head_dim", [((4, 1), 256), ((8, 1), 128), ((4, 2), 64), ((2, 1), 40), ((3, 3), 48)],
-                         ids=["gemma-d256", "group8-d128", "gqa-d64", "d40-generic", "mha-d48"])
+@pytest.mark.parametrize("layout, head_dim", [((4, 1), 256), ((8, 1), 128), ((4, 2), 64), ((2, 1), 40), ((3, 3), 48),
+                                              ((2, 1), 36)],
+                         ids=["gemma-d256", "group8-d128", "gqa-d64", "d40-generic", "mha-d48", "d36-generic"])
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
 @pytest.mark.parametrize("window", [None, 10, 100])
 def test_every_row_is_the_same_bits_as_the_prefill_kernel_gives_it(layout, head_dim, dtype, window):
