@@ -76,6 +76,7 @@ def test_points_keep_to_the_question(kb, eval_questions):
     ("标准配送要几天？退货期限是多久？", {"shipping.standard", "returns.time-limit"}),
     ("Can I pay with PayPal? How do I reset my password?", {"payment.methods", "account.password-reset"}),
     ("可以用PayPal付款吗？怎么重置密码？", {"payment.methods", "account.password-reset"}),
+    ("Who pays customs? And can I pay with PayPal?", {"shipping.international", "payment.methods"}),
 ])
 def test_each_question_of_another_category_gets_its_section(kb, question, wanted):
     """Two questions in one message, each answered by a section of its own category: the second category's
