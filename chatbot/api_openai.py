@@ -56,7 +56,7 @@ class _InOrderText:
         ready = 0
         while ready in self.done:
             ready += 1
-        return self._advance(assemble_answer(self.mode, self.lang, self.titles[:ready], [self.done[i] for i in range(ready)])
+        return self._advance(assemble_answer(self.mode, self.lang, self.titles, [self.done[i] for i in range(ready)])
                              if ready else "")
 
     def final(self, answer: Answer) -> str:

@@ -173,8 +173,10 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset()) -> l
 
 
 def assemble_answer(mode: str, lang: str, titles: list[str], texts: list[str]) -> str:
-    """The answer text from its points: a direct answer is its one point; SoT answers list the points."""
-    if mode != "sot":
+    """The answer text from the outline's ``titles`` and the first ``len(texts)`` points' texts (a stream passes
+    those done so far): a direct answer, or an outline of one point, is that point's text; SoT answers of
+    several points list them."""
+    if mode != "sot" or len(titles) == 1:
         return cap_length(texts[0] if texts else "", MAX_ANSWER_CHARS)
     sep = "：" if lang == "zh" else ": "
     return cap_length("\n".join(f"- {title}{sep}{text}" for title, text in zip(titles, texts)), MAX_ANSWER_CHARS)

@@ -11,7 +11,7 @@ import pytest
 
 from chatbot.evaluation import point_precision_and_recall, point_scores, score_answer
 from chatbot.knowledge import detect_lang
-from chatbot.planner import guard_point, sections_asked, select_points
+from chatbot.planner import assemble_answer, guard_point, sections_asked, select_points
 from chatbot.pruning import prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
 
@@ -140,3 +140,12 @@ def test_cli_bad_input_is_one_error_line(tmp_path):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "missing.gguf" in lines[0] and "error" in lines[0]
+
+
+def test_assembled_answers():
+    """Several points are listed with their titles; one point, as a direct answer, is just its text."""
+    assert assemble_answer("sot", "en", ["A", "B"], ["One.", "Two."]) == "- A: One.\n- B: Two."
+    assert assemble_answer("sot", "zh", ["甲", "乙"], ["一。", "二。"]) == "- 甲：一。\n- 乙：二。"
+    assert assemble_answer("sot", "en", ["A", "B"], ["One."]) == "- A: One."  # a stream, one point done so far
+    assert assemble_answer("sot", "en", ["Account lockout"], ["Locked for 15 minutes."]) == "Locked for 15 minutes."
+    assert assemble_answer("direct", "en", ["A"], ["One."]) == "One."
