@@ -25,6 +25,30 @@ struct Best {
   int64_t index;
 };
 
+// The better of two candidates in torch.max's order: NaN first, then the larger value, ties to the lower index.
+Best better(const Best& a, const Best& b) {
+  const bool a_nan = std::isnan(a.value), b_nan = std::isnan(b.value);
+  if (a_nan != b_nan) return a_nan ? a : b;
+  if (!a_nan && a.value != b.value) return a.value > b.value ? a : b;
+  return a.index <= b.index ? a : b;
+}
+
+#if defined(__AVX512F__) || defined(__AVX2__)
+// The best of the SIMD scan's lanes, each holding its lane's first maximum (no NaN among them).
+Best best_of_lanes(const float* values, const int32_t* indices, int lanes) {
+  Best best{values[0], indices[0]};
+  for (int lane = 1; lane < lanes; ++lane) best = better(best, {values[lane], indices[lane]});
+  return best;
+}
+
+// The first NaN of x[begin, end), where the SIMD scan saw one (rare: found the plain way).
+Best first_nan(const float* x, int64_t begin, int64_t end) {
+  int64_t j = begin;
+  while (j < end && !std::isnan(x[j])) ++j;
+  return {x[j], j};
+}
+#endif
+
 // The first maximum of x[begin, end), or the first NaN.
 Best scan(const float* x, int64_t begin, int64_t end) {
   Best best{-INFINITY, begin};
@@ -45,18 +69,12 @@ Best scan(const float* x, int64_t begin, int64_t end) {
       indices = _mm512_mask_blend_epi32(greater, indices, at);
       nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
     }
-    if (nan) {  // rare: find the first NaN the plain way
-      for (int64_t j = begin; j < end; ++j)
-        if (std::isnan(x[j])) return {x[j], j};
-    }
+    if (nan) return first_nan(x, begin, end);
     float lane_values[16];
     int32_t lane_indices[16];
     _mm512_storeu_ps(lane_values, values);
     _mm512_storeu_si512(lane_indices, indices);
-    best = {lane_values[0], lane_indices[0]};
-    for (int lane = 1; lane < 16; ++lane)
-      if (lane_values[lane] > best.value || (lane_values[lane] == best.value && lane_indices[lane] < best.index))
-        best = {lane_values[lane], lane_indices[lane]};
+    best = best_of_lanes(lane_values, lane_indices, 16);
   }
 #elif defined(__AVX2__)
   if (end - i >= 8) {  // the same scan, eight lanes
@@ -73,18 +91,12 @@ Best scan(const float* x, int64_t begin, int64_t end) {
       indices = _mm256_blendv_epi8(indices, at, _mm256_castps_si256(greater));
       nan = _mm256_or_ps(nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
     }
-    if (_mm256_movemask_ps(nan)) {
-      for (int64_t j = begin; j < end; ++j)
-        if (std::isnan(x[j])) return {x[j], j};
-    }
+    if (_mm256_movemask_ps(nan)) return first_nan(x, begin, end);
     float lane_values[8];
     int32_t lane_indices[8];
     _mm256_storeu_ps(lane_values, values);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_indices), indices);
-    best = {lane_values[0], lane_indices[0]};
-    for (int lane = 1; lane < 8; ++lane)
-      if (lane_values[lane] > best.value || (lane_values[lane] == best.value && lane_indices[lane] < best.index))
-        best = {lane_values[lane], lane_indices[lane]};
+    best = best_of_lanes(lane_values, lane_indices, 8);
   }
 #endif
   for (; i < end; ++i) {
@@ -92,14 +104,6 @@ Best scan(const float* x, int64_t begin, int64_t end) {
     if (x[i] > best.value) best = {x[i], i};
   }
   return best;
-}
-
-// The better of two candidates in torch.max's order: NaN first, then the larger value, ties to the lower index.
-Best better(const Best& a, const Best& b) {
-  const bool a_nan = std::isnan(a.value), b_nan = std::isnan(b.value);
-  if (a_nan != b_nan) return a_nan ? a : b;
-  if (!a_nan && a.value != b.value) return a.value > b.value ? a : b;
-  return a.index <= b.index ? a : b;
 }
 
 void check_logits(const at::Tensor& logits) {

@@ -59,6 +59,8 @@ inline void transpose16(__m512* r) {
   }
 }
 
+constexpr int64_t kKeyLanes = 16;  // keys side by side in one register of score_keys
+
 // scores[h * kSpan + t] = scale * (key(t) . q_h) for sixteen keys from t0 and HQ query heads (rows of q, D apart):
 // each dot one chain of FMAs over d in order, the keys side by side in the lanes (their rows transposed sixteen
 // dims at a time). Keys past n repeat the last one; their scores land in the span buffer's unused tail.
@@ -97,9 +99,11 @@ inline void transpose8(__m256* r) {
   }
 }
 
+constexpr int64_t kKeyLanes = 8;
+
 // score_keys with AVX2: eight keys side by side, the same FMA chains.
 template <int HQ, typename KV, typename KeyRow>
-void score_keys8(KeyRow key, int64_t t0, int64_t n, const float* q, int64_t D, float scale, float* scores) {
+void score_keys(KeyRow key, int64_t t0, int64_t n, const float* q, int64_t D, float scale, float* scores) {
   __m256 acc[HQ];
   for (int h = 0; h < HQ; ++h) acc[h] = _mm256_setzero_ps();
   const KV* rows[8];
@@ -119,10 +123,10 @@ void score_keys8(KeyRow key, int64_t t0, int64_t n, const float* q, int64_t D, f
 template <typename KV, typename KeyRow>
 void score_span(KeyRow key, int64_t n, const float* q, int64_t group, int64_t D, float scale, float* scores) {
   int64_t g0 = 0;
-#if defined(__AVX512F__)
-  if (D % 16 == 0) {
+#if defined(__AVX512F__) || defined(SUPPORTDESK_AVX2_ATTENTION)
+  if (D % kKeyLanes == 0) {
     for (; g0 < group; g0 += 4)
-      for (int64_t t0 = 0; t0 < n; t0 += 16) {
+      for (int64_t t0 = 0; t0 < n; t0 += kKeyLanes) {
         const float* qh = q + g0 * D;
         float* s = scores + g0 * kSpan;
         switch (std::min<int64_t>(4, group - g0)) {
@@ -130,20 +134,6 @@ void score_span(KeyRow key, int64_t n, const float* q, int64_t group, int64_t D,
           case 2: score_keys<2, KV>(key, t0, n, qh, D, scale, s); break;
           case 3: score_keys<3, KV>(key, t0, n, qh, D, scale, s); break;
           default: score_keys<4, KV>(key, t0, n, qh, D, scale, s); break;
-        }
-      }
-  }
-#elif defined(SUPPORTDESK_AVX2_ATTENTION)
-  if (D % 8 == 0) {
-    for (; g0 < group; g0 += 4)
-      for (int64_t t0 = 0; t0 < n; t0 += 8) {
-        const float* qh = q + g0 * D;
-        float* s = scores + g0 * kSpan;
-        switch (std::min<int64_t>(4, group - g0)) {
-          case 1: score_keys8<1, KV>(key, t0, n, qh, D, scale, s); break;
-          case 2: score_keys8<2, KV>(key, t0, n, qh, D, scale, s); break;
-          case 3: score_keys8<3, KV>(key, t0, n, qh, D, scale, s); break;
-          default: score_keys8<4, KV>(key, t0, n, qh, D, scale, s); break;
         }
       }
   }
