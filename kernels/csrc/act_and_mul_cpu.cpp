@@ -4,17 +4,14 @@
 // z = 2 * sqrt(2 / pi) * (x + 0.044715 x^3), the same function as 0.5 x (1 + tanh(z / 2)).
 //
 // PyTorch's reference (kernels/act_and_mul_ref.py) takes three ops and two temporaries; its tanh GELU ran
-// at ~6 cycles per value. Here exp is a vectorized Cephes-style polynomial (a few ulp from libm's).
+// at ~6 cycles per value. Here exp is simd.h's polynomial (within 2 ulp of libm's), a register of values at a time.
 #include "cpu_kernels.h"
+#include "simd.h"
 
 #include <ATen/ops/empty.h>
 
 #include <algorithm>
 #include <cmath>
-
-#if defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__))
-#include <immintrin.h>
-#endif
 
 namespace {
 constexpr float kGeluScale = 1.5957691216057308f;  // 2 * sqrt(2 / pi)
@@ -26,73 +23,23 @@ inline float sigmoid_argument(float x, int64_t act) {
   return act == 0 ? kGeluScale * (x + kGeluCubic * x * x * x) : x;
 }
 
-#if defined(__AVX512F__)
-// e^x (inputs clamped to [kExpLow, kExpHigh]), Cody-Waite range reduction and a degree-6 polynomial.
-inline __m512 exp16(__m512 x) {
-  x = _mm512_max_ps(_mm512_min_ps(x, _mm512_set1_ps(kExpHigh)), _mm512_set1_ps(kExpLow));
-  const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
-                                        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
-  r = _mm512_fnmadd_ps(n, _mm512_set1_ps(-2.12194440e-4f), r);
-  __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
-  p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
-  p = _mm512_fmadd_ps(p, _mm512_mul_ps(r, r), _mm512_add_ps(r, _mm512_set1_ps(1.f)));
-  return _mm512_scalef_ps(p, n);
-}
-
-inline __m512 act16(__m512 x, int64_t act) {
-  __m512 z = x;
+#if defined(SUPPORTDESK_SIMD)
+// x * sigmoid(z) for a register of gate values.
+inline simd::Floats act_lanes(simd::Floats x, int64_t act) {
+  simd::Floats z = x;
   if (act == 0) {
-    const __m512 cubic = _mm512_mul_ps(_mm512_mul_ps(_mm512_set1_ps(kGeluCubic), x), _mm512_mul_ps(x, x));
-    z = _mm512_mul_ps(_mm512_set1_ps(kGeluScale), _mm512_add_ps(x, cubic));
+    const simd::Floats cubic = simd::mul(simd::mul(simd::set1(kGeluCubic), x), simd::mul(x, x));
+    z = simd::mul(simd::set1(kGeluScale), simd::add(x, cubic));
   }
-  const __m512 denominator = _mm512_add_ps(_mm512_set1_ps(1.f), exp16(_mm512_sub_ps(_mm512_setzero_ps(), z)));
-  return _mm512_div_ps(x, denominator);
-}
-#elif defined(__AVX2__) && defined(__FMA__)
-// exp16 and act16 with AVX2, eight at a time; 2^n is built in the exponent field (n in [-127, 128]: 2^-127
-// reads as 0 and 2^128 as inf, where the sigmoid is 1 or 0 to fp32 precision anyway).
-inline __m256 exp8(__m256 x) {
-  x = _mm256_max_ps(_mm256_min_ps(x, _mm256_set1_ps(kExpHigh)), _mm256_set1_ps(kExpLow));
-  const __m256 n = _mm256_round_ps(_mm256_mul_ps(x, _mm256_set1_ps(1.44269504088896341f)),
-                                   _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), x);
-  r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-  __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-  p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-  p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.f)));
-  const __m256i biased = _mm256_max_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)),
-                                          _mm256_setzero_si256());
-  return _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(biased, 23)));
-}
-
-inline __m256 act8(__m256 x, int64_t act) {
-  __m256 z = x;
-  if (act == 0) {
-    const __m256 cubic = _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(kGeluCubic), x), _mm256_mul_ps(x, x));
-    z = _mm256_mul_ps(_mm256_set1_ps(kGeluScale), _mm256_add_ps(x, cubic));
-  }
-  const __m256 denominator = _mm256_add_ps(_mm256_set1_ps(1.f), exp8(_mm256_sub_ps(_mm256_setzero_ps(), z)));
-  return _mm256_div_ps(x, denominator);
+  return simd::div(x, simd::add(simd::set1(1.f), simd::exp(simd::sub(simd::zero(), z))));
 }
 #endif
 
 void act_and_mul_row(const float* gate, const float* up, float* out, int64_t n, int64_t act) {
   int64_t i = 0;
-#if defined(__AVX512F__)
-  for (; i + 16 <= n; i += 16)
-    _mm512_storeu_ps(out + i, _mm512_mul_ps(act16(_mm512_loadu_ps(gate + i), act), _mm512_loadu_ps(up + i)));
-#elif defined(__AVX2__) && defined(__FMA__)
-  for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(out + i, _mm256_mul_ps(act8(_mm256_loadu_ps(gate + i), act), _mm256_loadu_ps(up + i)));
+#if defined(SUPPORTDESK_SIMD)
+  for (; i + simd::kWidth <= n; i += simd::kWidth)
+    simd::store(out + i, simd::mul(act_lanes(simd::load(gate + i), act), simd::load(up + i)));
 #endif
   for (; i < n; ++i) {
     const float minus_z = std::clamp(-sigmoid_argument(gate[i], act), kExpLow, kExpHigh);

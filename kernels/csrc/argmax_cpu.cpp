@@ -3,19 +3,16 @@
 // copying the logits.
 //
 // torch.max(dim=-1) walks 16 x 262,144 logits at about 1.5 values per cycle; this reads them at memory speed
-// with AVX-512. Each row is cut into a fixed number of chunks, one task each, so the work spreads over the
-// threads even for one row; the chunks' winners are then compared in order, so ties go to the first index
-// whatever the thread count.
+// a register at a time (simd.h). Each row is cut into a fixed number of chunks, one task each, so the work
+// spreads over the threads even for one row; the chunks' winners are then compared in order, so ties go to
+// the first index whatever the thread count.
 #include "cpu_kernels.h"
+#include "simd.h"
 
 #include <ATen/ops/empty.h>
 
 #include <cmath>
 #include <vector>
-
-#if defined(__AVX512F__) || defined(__AVX2__)
-#include <immintrin.h>
-#endif
 
 namespace {
 constexpr int64_t kChunks = 8;  // per row
@@ -33,7 +30,7 @@ Best better(const Best& a, const Best& b) {
   return a.index <= b.index ? a : b;
 }
 
-#if defined(__AVX512F__) || defined(__AVX2__)
+#if defined(SUPPORTDESK_SIMD)
 // The best of the SIMD scan's lanes, each holding its lane's first maximum (no NaN among them).
 Best best_of_lanes(const float* values, const int32_t* indices, int lanes) {
   Best best{values[0], indices[0]};
@@ -53,50 +50,26 @@ Best first_nan(const float* x, int64_t begin, int64_t end) {
 Best scan(const float* x, int64_t begin, int64_t end) {
   Best best{-INFINITY, begin};
   int64_t i = begin;
-#if defined(__AVX512F__)
-  if (end - i >= 16) {
-    __m512 values = _mm512_loadu_ps(x + i);
-    __m512i indices = _mm512_add_epi32(_mm512_set1_epi32(static_cast<int32_t>(i)),
-                                       _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    __m512i at = indices;
-    const __m512i sixteen = _mm512_set1_epi32(16);
-    __mmask16 nan = _mm512_cmp_ps_mask(values, values, _CMP_UNORD_Q);
-    for (i += 16; i + 16 <= end; i += 16) {
-      at = _mm512_add_epi32(at, sixteen);
-      const __m512 v = _mm512_loadu_ps(x + i);
-      const __mmask16 greater = _mm512_cmp_ps_mask(v, values, _CMP_GT_OQ);  // strictly: each lane keeps its first
-      values = _mm512_mask_blend_ps(greater, values, v);
-      indices = _mm512_mask_blend_epi32(greater, indices, at);
-      nan |= _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+#if defined(SUPPORTDESK_SIMD)
+  constexpr int W = simd::kWidth;
+  if (end - i >= W) {
+    simd::Floats values = simd::load(x + i);
+    simd::Ints indices = simd::iota(static_cast<int32_t>(i)), at = indices;
+    simd::Mask nan = simd::is_nan(values);
+    for (i += W; i + W <= end; i += W) {
+      at = simd::add(at, simd::set1(W));
+      const simd::Floats v = simd::load(x + i);
+      const simd::Mask greater = simd::greater(v, values);  // strictly: each lane keeps its first
+      values = simd::select(greater, v, values);
+      indices = simd::select(greater, at, indices);
+      nan = simd::either(nan, simd::is_nan(v));
     }
-    if (nan) return first_nan(x, begin, end);
-    float lane_values[16];
-    int32_t lane_indices[16];
-    _mm512_storeu_ps(lane_values, values);
-    _mm512_storeu_si512(lane_indices, indices);
-    best = best_of_lanes(lane_values, lane_indices, 16);
-  }
-#elif defined(__AVX2__)
-  if (end - i >= 8) {  // the same scan, eight lanes
-    __m256 values = _mm256_loadu_ps(x + i);
-    __m256i indices = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int32_t>(i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i at = indices;
-    const __m256i eight = _mm256_set1_epi32(8);
-    __m256 nan = _mm256_cmp_ps(values, values, _CMP_UNORD_Q);
-    for (i += 8; i + 8 <= end; i += 8) {
-      at = _mm256_add_epi32(at, eight);
-      const __m256 v = _mm256_loadu_ps(x + i);
-      const __m256 greater = _mm256_cmp_ps(v, values, _CMP_GT_OQ);
-      values = _mm256_blendv_ps(values, v, greater);
-      indices = _mm256_blendv_epi8(indices, at, _mm256_castps_si256(greater));
-      nan = _mm256_or_ps(nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-    }
-    if (_mm256_movemask_ps(nan)) return first_nan(x, begin, end);
-    float lane_values[8];
-    int32_t lane_indices[8];
-    _mm256_storeu_ps(lane_values, values);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(lane_indices), indices);
-    best = best_of_lanes(lane_values, lane_indices, 8);
+    if (simd::any(nan)) return first_nan(x, begin, end);
+    float lane_values[W];
+    int32_t lane_indices[W];
+    simd::store(lane_values, values);
+    simd::store(lane_indices, indices);
+    best = best_of_lanes(lane_values, lane_indices, W);
   }
 #endif
   for (; i < end; ++i) {

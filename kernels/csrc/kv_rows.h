@@ -7,40 +7,15 @@
 
 #include <cstdint>
 
-#if defined(__AVX512F__)
-#include <immintrin.h>
+#include "simd.h"
 
-// Sixteen cached values as fp32.
-inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
-inline __m512 load16(const at::Half* p) {
-  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-}
-inline __m512 load16(const at::BFloat16* p) {
-  const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
-  return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
-}
-#elif defined(__AVX2__) && defined(__FMA__) && defined(__F16C__)
-#include <immintrin.h>
-#define SUPPORTDESK_AVX2_ATTENTION 1
-
-// Eight cached values as fp32 (the AVX2 paths, on CPUs without AVX-512).
-inline __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
-inline __m256 load8(const at::Half* p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
-inline __m256 load8(const at::BFloat16* p) {
-  const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-  return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
-}
-#endif
-
-// One cached key or value row as fp32. With AVX-512 sixteen at a time, with AVX2 eight: c10::Half's own
+// One cached key or value row as fp32, a register at a time where the build has SIMD: c10::Half's own
 // conversion is bit arithmetic the compiler does not vectorize; the hardware's is one op.
 template <typename KV>
 inline void widen(const KV* src, float* dst, int64_t n) {
   int64_t d = 0;
-#if defined(__AVX512F__)
-  for (; d + 16 <= n; d += 16) _mm512_storeu_ps(dst + d, load16(src + d));
-#elif defined(SUPPORTDESK_AVX2_ATTENTION)
-  for (; d + 8 <= n; d += 8) _mm256_storeu_ps(dst + d, load8(src + d));
+#if defined(SUPPORTDESK_SIMD)
+  for (; d + simd::kWidth <= n; d += simd::kWidth) simd::store(dst + d, simd::load(src + d));
 #endif
   for (; d < n; ++d) dst[d] = static_cast<float>(src[d]);
 }

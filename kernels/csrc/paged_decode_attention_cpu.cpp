@@ -23,99 +23,33 @@ namespace {
 using attention_span::exp1;
 using attention_span::kSpan;
 
-#if defined(__AVX512F__)
-using attention_span::exp16;
-
+#if defined(SUPPORTDESK_SIMD)
 // Ask for bytes [0, n) of p to be brought into L2. Rows come in block-table order, which the hardware
 // prefetcher cannot follow.
 inline void prefetch_l2(const void* p, int64_t n) {
   for (int64_t b = 0; b < n; b += 64) _mm_prefetch(static_cast<const char*>(p) + b, _MM_HINT_T1);
 }
 
-// Sixteen rows of sixteen floats, transposed in registers: afterwards r[j] holds element j of row i in lane i.
-inline void transpose16(__m512* r) {
-  __m512 t[16];
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 16; i += 4) {
-    const __m512d a = _mm512_castps_pd(t[i]), b = _mm512_castps_pd(t[i + 1]);
-    const __m512d c = _mm512_castps_pd(t[i + 2]), d = _mm512_castps_pd(t[i + 3]);
-    r[i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
-    r[i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
-    r[i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
-    r[i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
-  }
-  for (int i = 0; i < 4; ++i) {
-    t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
-    t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xdd);
-    t[i + 8] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0x88);
-    t[i + 12] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0xdd);
-  }
-  for (int i = 0; i < 8; ++i) {
-    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
-  }
-}
+constexpr int64_t kKeyLanes = simd::kWidth;  // keys side by side in one register of score_keys
 
-constexpr int64_t kKeyLanes = 16;  // keys side by side in one register of score_keys
-
-// scores[h * kSpan + t] = scale * (key(t) . q_h) for sixteen keys from t0 and HQ query heads (rows of q, D apart):
-// each dot one chain of FMAs over d in order, the keys side by side in the lanes (their rows transposed sixteen
-// dims at a time). Keys past n repeat the last one; their scores land in the span buffer's unused tail.
+// scores[h * kSpan + t] = scale * (key(t) . q_h) for kKeyLanes keys from t0 and HQ query heads (rows of q, D
+// apart): each dot one chain of FMAs over d in order, the keys side by side in the lanes (their rows
+// transposed a register's width of dims at a time). Keys past n repeat the last one; their scores land in
+// the span buffer's unused tail.
 template <int HQ, typename KV, typename KeyRow>
 void score_keys(KeyRow key, int64_t t0, int64_t n, const float* q, int64_t D, float scale, float* scores) {
-  __m512 acc[HQ];
-  for (int h = 0; h < HQ; ++h) acc[h] = _mm512_setzero_ps();
-  const KV* rows[16];
-  for (int i = 0; i < 16; ++i) rows[i] = key(std::min<int64_t>(t0 + i, n - 1));
-  for (int64_t d0 = 0; d0 < D; d0 += 16) {
-    __m512 r[16];
-    for (int i = 0; i < 16; ++i) r[i] = load16(rows[i] + d0);
-    transpose16(r);
-    for (int j = 0; j < 16; ++j)
-      for (int h = 0; h < HQ; ++h) acc[h] = _mm512_fmadd_ps(r[j], _mm512_set1_ps(q[h * D + d0 + j]), acc[h]);
+  simd::Floats acc[HQ];
+  for (int h = 0; h < HQ; ++h) acc[h] = simd::zero();
+  const KV* rows[kKeyLanes];
+  for (int i = 0; i < kKeyLanes; ++i) rows[i] = key(std::min<int64_t>(t0 + i, n - 1));
+  for (int64_t d0 = 0; d0 < D; d0 += kKeyLanes) {
+    simd::Floats r[kKeyLanes];
+    for (int i = 0; i < kKeyLanes; ++i) r[i] = simd::load(rows[i] + d0);
+    simd::transpose(r);
+    for (int j = 0; j < kKeyLanes; ++j)
+      for (int h = 0; h < HQ; ++h) acc[h] = simd::fmadd(r[j], simd::set1(q[h * D + d0 + j]), acc[h]);
   }
-  for (int h = 0; h < HQ; ++h) _mm512_storeu_ps(scores + h * kSpan + t0, _mm512_mul_ps(acc[h], _mm512_set1_ps(scale)));
-}
-#elif defined(SUPPORTDESK_AVX2_ATTENTION)
-// Eight rows of eight floats, transposed in registers: afterwards r[j] holds element j of row i in lane i.
-inline void transpose8(__m256* r) {
-  __m256 t[8], u[8];
-  for (int i = 0; i < 8; i += 2) {  // t[i] = a0 b0 a1 b1 | a4 b4 a5 b5, t[i + 1] = a2 b2 a3 b3 | a6 b6 a7 b7
-    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 8; i += 4) {  // u[i + j] = element j (and j + 4) of four rows
-    u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-  }
-  for (int j = 0; j < 4; ++j) {
-    r[j] = _mm256_permute2f128_ps(u[j], u[j + 4], 0x20);
-    r[j + 4] = _mm256_permute2f128_ps(u[j], u[j + 4], 0x31);
-  }
-}
-
-constexpr int64_t kKeyLanes = 8;
-
-// score_keys with AVX2: eight keys side by side, the same FMA chains.
-template <int HQ, typename KV, typename KeyRow>
-void score_keys(KeyRow key, int64_t t0, int64_t n, const float* q, int64_t D, float scale, float* scores) {
-  __m256 acc[HQ];
-  for (int h = 0; h < HQ; ++h) acc[h] = _mm256_setzero_ps();
-  const KV* rows[8];
-  for (int i = 0; i < 8; ++i) rows[i] = key(std::min<int64_t>(t0 + i, n - 1));
-  for (int64_t d0 = 0; d0 < D; d0 += 8) {
-    __m256 r[8];
-    for (int i = 0; i < 8; ++i) r[i] = load8(rows[i] + d0);
-    transpose8(r);
-    for (int j = 0; j < 8; ++j)
-      for (int h = 0; h < HQ; ++h) acc[h] = _mm256_fmadd_ps(r[j], _mm256_broadcast_ss(q + h * D + d0 + j), acc[h]);
-  }
-  for (int h = 0; h < HQ; ++h) _mm256_storeu_ps(scores + h * kSpan + t0, _mm256_mul_ps(acc[h], _mm256_set1_ps(scale)));
+  for (int h = 0; h < HQ; ++h) simd::store(scores + h * kSpan + t0, simd::mul(acc[h], simd::set1(scale)));
 }
 #endif
 
@@ -123,7 +57,7 @@ void score_keys(KeyRow key, int64_t t0, int64_t n, const float* q, int64_t D, fl
 template <typename KV, typename KeyRow>
 void score_span(KeyRow key, int64_t n, const float* q, int64_t group, int64_t D, float scale, float* scores) {
   int64_t g0 = 0;
-#if defined(__AVX512F__) || defined(SUPPORTDESK_AVX2_ATTENTION)
+#if defined(SUPPORTDESK_SIMD)
   if (D % kKeyLanes == 0) {
     for (; g0 < group; g0 += 4)
       for (int64_t t0 = 0; t0 < n; t0 += kKeyLanes) {
@@ -156,9 +90,10 @@ float softmax_span(float* s, int64_t from, int64_t n, float& running_max, float&
   const float factor = exp1(running_max - new_max);
   std::fill(s, s + from, 0.f);
   int64_t t = from;
-#if defined(__AVX512F__)
-  const __m512 max16 = _mm512_set1_ps(new_max);
-  for (; t + 16 <= n; t += 16) _mm512_storeu_ps(s + t, exp16(_mm512_sub_ps(_mm512_loadu_ps(s + t), max16)));
+#if defined(SUPPORTDESK_SIMD)
+  const simd::Floats max_lanes = simd::set1(new_max);
+  for (; t + simd::kWidth <= n; t += simd::kWidth)
+    simd::store(s + t, simd::exp(simd::sub(simd::load(s + t), max_lanes)));
 #endif
   for (; t < n; ++t) s[t] = exp1(s[t] - new_max);
   float sum = 0.f;
@@ -208,7 +143,7 @@ void attend(const float* q, const KV* k_cache, const KV* v_cache, const int32_t*
       for (int64_t lo = keys.start; lo < keys.ctx; lo += kSpan) {
         const int64_t n = std::min<int64_t>(kSpan, keys.ctx - lo), from = std::max(keys.first, lo) - lo;
         const int64_t* rows = keys.rows.data() + (lo - keys.start);
-#if defined(__AVX512F__)
+#if defined(SUPPORTDESK_SIMD)
         const int64_t row_bytes = D * static_cast<int64_t>(sizeof(KV));
         for (int64_t t = from; t < n; ++t) prefetch_l2(v_cache + rows[t], row_bytes);  // read after the keys
         for (int64_t t = n; t < std::min<int64_t>(n + kSpan, keys.ctx - lo); ++t)

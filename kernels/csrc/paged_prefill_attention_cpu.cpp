@@ -26,37 +26,36 @@
 
 namespace {
 
-#if defined(__AVX512F__)
-using attention_span::exp16;
-#endif
 using attention_span::kSpan;
 constexpr int64_t kRowBlock = 8;  // query rows per task, times the query heads of one KV head
-constexpr int64_t kLanes = 16;    // query heads side by side in the score micro-kernel (one AVX-512 register)
-constexpr int64_t kKeys = 8;      // keys per register block of the score micro-kernel
+constexpr int64_t kLanes = 16;    // query heads are padded to a multiple of this (one AVX-512 register, two AVX2)
 
 struct Task {
   int64_t seq, first_row, num_rows, kv_head;
 };
 
-#if defined(__AVX512F__)
-// One register block of score_span: keys [t0, t0 + NT) against query lanes [m0, m0 + 16 * NC).
+#if defined(SUPPORTDESK_SIMD)
+constexpr int64_t W = simd::kWidth;
+constexpr int64_t kKeys = simd::kRegisters == 32 ? 8 : 4;  // keys per register block of the score micro-kernel
+
+// One register block of score_span: keys [t0, t0 + NT) against query lanes [m0, m0 + W * NC).
 template <int64_t NT, int64_t NC>
 inline void score_block(const float* keys, int64_t t0, const float* qt, int64_t L, int64_t m0, int64_t D,
                         float scale, float* scores) {
-  __m512 acc[NT][NC];
+  simd::Floats acc[NT][NC];
   for (int64_t t = 0; t < NT; ++t)
-    for (int64_t c = 0; c < NC; ++c) acc[t][c] = _mm512_setzero_ps();
+    for (int64_t c = 0; c < NC; ++c) acc[t][c] = simd::zero();
   for (int64_t d = 0; d < D; ++d) {
-    __m512 q[NC];
-    for (int64_t c = 0; c < NC; ++c) q[c] = _mm512_loadu_ps(qt + d * L + m0 + 16 * c);
+    simd::Floats q[NC];
+    for (int64_t c = 0; c < NC; ++c) q[c] = simd::load(qt + d * L + m0 + W * c);
     for (int64_t t = 0; t < NT; ++t) {
-      const __m512 k = _mm512_set1_ps(keys[(t0 + t) * D + d]);
-      for (int64_t c = 0; c < NC; ++c) acc[t][c] = _mm512_fmadd_ps(k, q[c], acc[t][c]);
+      const simd::Floats k = simd::set1(keys[(t0 + t) * D + d]);
+      for (int64_t c = 0; c < NC; ++c) acc[t][c] = simd::fmadd(k, q[c], acc[t][c]);
     }
   }
   for (int64_t t = 0; t < NT; ++t)
     for (int64_t c = 0; c < NC; ++c)
-      _mm512_storeu_ps(scores + (t0 + t) * L + m0 + 16 * c, _mm512_mul_ps(acc[t][c], _mm512_set1_ps(scale)));
+      simd::store(scores + (t0 + t) * L + m0 + W * c, simd::mul(acc[t][c], simd::set1(scale)));
 }
 
 template <int64_t NC>
@@ -66,44 +65,15 @@ inline void score_columns(const float* keys, int64_t n, const float* qt, int64_t
   for (; t0 + kKeys <= n; t0 += kKeys) score_block<kKeys, NC>(keys, t0, qt, L, m0, D, scale, scores);
   for (; t0 < n; ++t0) score_block<1, NC>(keys, t0, qt, L, m0, D, scale, scores);
 }
-#elif defined(SUPPORTDESK_AVX2_ATTENTION)
-constexpr int64_t kKeys8 = 4;  // keys per register block of the AVX2 score micro-kernel (16 lanes: 8 sums)
-
-// score_block with AVX2: keys [t0, t0 + NT) against the 16 query lanes [m0, m0 + 16), the same FMA chains.
-template <int64_t NT>
-inline void score_block8(const float* keys, int64_t t0, const float* qt, int64_t L, int64_t m0, int64_t D,
-                         float scale, float* scores) {
-  __m256 acc[NT][2];
-  for (int64_t t = 0; t < NT; ++t) acc[t][0] = acc[t][1] = _mm256_setzero_ps();
-  for (int64_t d = 0; d < D; ++d) {
-    const __m256 q0 = _mm256_loadu_ps(qt + d * L + m0), q1 = _mm256_loadu_ps(qt + d * L + m0 + 8);
-    for (int64_t t = 0; t < NT; ++t) {
-      const __m256 k = _mm256_broadcast_ss(keys + (t0 + t) * D + d);
-      acc[t][0] = _mm256_fmadd_ps(k, q0, acc[t][0]);
-      acc[t][1] = _mm256_fmadd_ps(k, q1, acc[t][1]);
-    }
-  }
-  const __m256 s = _mm256_set1_ps(scale);
-  for (int64_t t = 0; t < NT; ++t) {
-    _mm256_storeu_ps(scores + (t0 + t) * L + m0, _mm256_mul_ps(acc[t][0], s));
-    _mm256_storeu_ps(scores + (t0 + t) * L + m0 + 8, _mm256_mul_ps(acc[t][1], s));
-  }
-}
 #endif
 
 // scores[t * L + m] = scale * k_t . q_m for t < n and every lane m < L (a multiple of kLanes); keys [kSpan][D],
 // the queries transposed, qt [D][L]. Each dot is summed over d in order, one FMA at a time.
 void score_span(const float* keys, int64_t n, const float* qt, int64_t L, int64_t D, float scale, float* scores) {
   int64_t m0 = 0;
-#if defined(__AVX512F__)
-  for (; m0 + 2 * kLanes <= L; m0 += 2 * kLanes) score_columns<2>(keys, n, qt, L, m0, D, scale, scores);
-  for (; m0 < L; m0 += kLanes) score_columns<1>(keys, n, qt, L, m0, D, scale, scores);
-#elif defined(SUPPORTDESK_AVX2_ATTENTION)
-  for (; m0 < L; m0 += kLanes) {
-    int64_t t0 = 0;
-    for (; t0 + kKeys8 <= n; t0 += kKeys8) score_block8<kKeys8>(keys, t0, qt, L, m0, D, scale, scores);
-    for (; t0 < n; ++t0) score_block8<1>(keys, t0, qt, L, m0, D, scale, scores);
-  }
+#if defined(SUPPORTDESK_SIMD)
+  for (; m0 + 2 * W <= L; m0 += 2 * W) score_columns<2>(keys, n, qt, L, m0, D, scale, scores);
+  for (; m0 + W <= L; m0 += W) score_columns<1>(keys, n, qt, L, m0, D, scale, scores);
 #endif
   for (; m0 < L; ++m0)
     for (int64_t t = 0; t < n; ++t) {
@@ -121,31 +91,30 @@ void softmax_span(float* scores, int64_t n, int64_t L, const int32_t* from, cons
                   float* running_max, float* running_sum, float* rescale) {
   const float minus_inf = -std::numeric_limits<float>::infinity();
   int64_t m0 = 0;
-#if defined(__AVX512F__)
-  for (; m0 < L; m0 += kLanes) {
-    const __m512i lo = _mm512_loadu_si512(from + m0), hi = _mm512_loadu_si512(to + m0);
-    const __mmask16 sees = _mm512_cmplt_epi32_mask(lo, hi);
-    __m512 span_max = _mm512_set1_ps(minus_inf);
+#if defined(SUPPORTDESK_SIMD)
+  for (; m0 + W <= L; m0 += W) {
+    const simd::Ints lo = simd::load(from + m0), hi = simd::load(to + m0);
+    const simd::Mask sees = simd::less(lo, hi);
+    auto visible = [&](int64_t t) {
+      const simd::Ints tt = simd::set1(static_cast<int32_t>(t));
+      return simd::both(simd::less_equal(lo, tt), simd::less(tt, hi));
+    };
+    simd::Floats span_max = simd::set1(minus_inf);
+    for (int64_t t = 0; t < n; ++t)
+      span_max = simd::select(visible(t), simd::max(span_max, simd::load(scores + t * L + m0)), span_max);
+    const simd::Floats old_max = simd::load(running_max + m0);
+    const simd::Floats new_max = simd::select(sees, simd::max(old_max, span_max), old_max);
+    const simd::Floats factor = simd::select(sees, simd::exp(simd::sub(old_max, new_max)), simd::set1(1.f));
+    simd::Floats sum = simd::zero();
     for (int64_t t = 0; t < n; ++t) {
-      const __m512i tt = _mm512_set1_epi32(static_cast<int32_t>(t));
-      const __mmask16 visible = _mm512_cmple_epi32_mask(lo, tt) & _mm512_cmplt_epi32_mask(tt, hi);
-      span_max = _mm512_mask_max_ps(span_max, visible, span_max, _mm512_loadu_ps(scores + t * L + m0));
-    }
-    const __m512 old_max = _mm512_loadu_ps(running_max + m0);
-    const __m512 new_max = _mm512_mask_max_ps(old_max, sees, old_max, span_max);
-    const __m512 factor = _mm512_mask_blend_ps(sees, _mm512_set1_ps(1.f), exp16(_mm512_sub_ps(old_max, new_max)));
-    __m512 sum = _mm512_setzero_ps();
-    for (int64_t t = 0; t < n; ++t) {
-      const __m512i tt = _mm512_set1_epi32(static_cast<int32_t>(t));
-      const __mmask16 visible = _mm512_cmple_epi32_mask(lo, tt) & _mm512_cmplt_epi32_mask(tt, hi);
       float* row = scores + t * L + m0;
-      const __m512 p = _mm512_maskz_mov_ps(visible, exp16(_mm512_sub_ps(_mm512_loadu_ps(row), new_max)));
-      _mm512_storeu_ps(row, p);
-      sum = _mm512_add_ps(sum, p);
+      const simd::Floats p = simd::zero_unless(visible(t), simd::exp(simd::sub(simd::load(row), new_max)));
+      simd::store(row, p);
+      sum = simd::add(sum, p);
     }
-    _mm512_storeu_ps(running_sum + m0, _mm512_add_ps(_mm512_mul_ps(_mm512_loadu_ps(running_sum + m0), factor), sum));
-    _mm512_storeu_ps(running_max + m0, new_max);
-    _mm512_storeu_ps(rescale + m0, factor);
+    simd::store(running_sum + m0, simd::add(simd::mul(simd::load(running_sum + m0), factor), sum));
+    simd::store(running_max + m0, new_max);
+    simd::store(rescale + m0, factor);
   }
 #endif
   for (int64_t m = m0; m < L; ++m) {

@@ -14,6 +14,7 @@
 // dot at -128 * sum(q)); AVX2 computes the same exact dots where there is no VNNI (`avx2_block`), and the
 // portable loop gives the same bits elsewhere.
 #include "cpu_kernels.h"
+#include "simd.h"
 
 #include <c10/util/Half.h>
 
@@ -49,48 +50,22 @@ struct Problem {
   int64_t k, group, groups, weight_groups, per_weight_group;  // group: inputs per activation group
 };
 
-#ifdef SUPPORTDESK_VNNI
-// One group of a multiple of 16 inputs: the same operations as the scalar loop below, 16 at a time (division
-// and round half to even are exact in both), without a libm call per element.
-void quantize_group_avx512(const float* in, int64_t n, int8_t* out, float* step, int32_t* qcorr) {
-  __m512 abs_max = _mm512_setzero_ps();
-  for (int64_t i = 0; i < n; i += 16) abs_max = _mm512_max_ps(abs_max, _mm512_abs_ps(_mm512_loadu_ps(in + i)));
-  const float s = std::max(_mm512_reduce_max_ps(abs_max), kMinAbsMax) / kInt8Max;
-  const __m512 divisor = _mm512_set1_ps(s);
-  __m512i total = _mm512_setzero_si512();
-  for (int64_t i = 0; i < n; i += 16) {
-    const __m512 scaled = _mm512_div_ps(_mm512_loadu_ps(in + i), divisor);
-    const __m512i v = _mm512_cvt_roundps_epi32(scaled, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm512_cvtepi32_epi8(v));
-    total = _mm512_add_epi32(total, v);
+#if defined(SUPPORTDESK_SIMD)
+// One group of a multiple of simd::kWidth inputs: the same operations as the scalar loop below, a register at
+// a time (division and round half to even are exact in both), without a libm call per element.
+void quantize_group_simd(const float* in, int64_t n, int8_t* out, float* step, int32_t* qcorr) {
+  simd::Floats abs_max = simd::zero();
+  for (int64_t i = 0; i < n; i += simd::kWidth) abs_max = simd::max(abs_max, simd::abs(simd::load(in + i)));
+  const float s = std::max(simd::reduce_max(abs_max), kMinAbsMax) / kInt8Max;
+  const simd::Floats divisor = simd::set1(s);
+  simd::Ints total = simd::set1(0);
+  for (int64_t i = 0; i < n; i += simd::kWidth) {
+    const simd::Ints v = simd::to_ints_nearest(simd::div(simd::load(in + i), divisor));
+    simd::store_int8(out + i, v);
+    total = simd::add(total, v);
   }
   *step = s;
-  *qcorr = -128 * _mm512_reduce_add_epi32(total);
-}
-#elif defined(SUPPORTDESK_AVX2)
-// quantize_group_avx512 with AVX2, eight at a time (the conversion rounds half to even, as nearbyint does).
-void quantize_group_avx2(const float* in, int64_t n, int8_t* out, float* step, int32_t* qcorr) {
-  const __m256 sign_bit = _mm256_set1_ps(-0.f);
-  __m256 abs_max = _mm256_setzero_ps();
-  for (int64_t i = 0; i < n; i += 8) abs_max = _mm256_max_ps(abs_max, _mm256_andnot_ps(sign_bit, _mm256_loadu_ps(in + i)));
-  __m128 m = _mm_max_ps(_mm256_castps256_ps128(abs_max), _mm256_extractf128_ps(abs_max, 1));
-  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
-  m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
-  const float s = std::max(_mm_cvtss_f32(m), kMinAbsMax) / kInt8Max;
-  const __m256 divisor = _mm256_set1_ps(s);
-  __m256i total = _mm256_setzero_si256();
-  for (int64_t i = 0; i < n; i += 8) {
-    const __m256i v = _mm256_cvtps_epi32(_mm256_div_ps(_mm256_loadu_ps(in + i), divisor));
-    alignas(32) int32_t lanes[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), v);
-    for (int j = 0; j < 8; ++j) out[i + j] = static_cast<int8_t>(lanes[j]);
-    total = _mm256_add_epi32(total, v);
-  }
-  __m128i t = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256(total, 1));
-  t = _mm_add_epi32(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(1, 0, 3, 2)));
-  t = _mm_add_epi32(t, _mm_shuffle_epi32(t, _MM_SHUFFLE(2, 3, 0, 1)));
-  *step = s;
-  *qcorr = -128 * _mm_cvtsi128_si32(t);
+  *qcorr = -128 * simd::reduce_add(total);
 }
 #endif
 
@@ -99,14 +74,10 @@ void quantize_groups(const float* x, int64_t rows, const Problem& p, int8_t* q, 
     for (int64_t r = begin; r < end; ++r) {
       for (int64_t g = 0; g < p.groups; ++g) {
         const float* in = x + r * p.k + g * p.group;
-#ifdef SUPPORTDESK_VNNI
-        if (p.group % 16 == 0) {
-          quantize_group_avx512(in, p.group, q + r * p.k + g * p.group, step + r * p.groups + g, qcorr + r * p.groups + g);
-          continue;
-        }
-#elif defined(SUPPORTDESK_AVX2)
-        if (p.group % 8 == 0) {
-          quantize_group_avx2(in, p.group, q + r * p.k + g * p.group, step + r * p.groups + g, qcorr + r * p.groups + g);
+#if defined(SUPPORTDESK_SIMD)
+        if (p.group % simd::kWidth == 0) {
+          quantize_group_simd(in, p.group, q + r * p.k + g * p.group, step + r * p.groups + g,
+                              qcorr + r * p.groups + g);
           continue;
         }
 #endif

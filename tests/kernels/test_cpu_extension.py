@@ -17,9 +17,14 @@ def test_a_stale_build_lock_is_removed_and_a_live_one_kept(tmp_path):
     cpu_extension._clear_stale_lock(tmp_path)  # no lock at all is fine
 
 
-def test_the_build_is_keyed_by_the_cpu():
-    fingerprint = cpu_extension._cpu_fingerprint()
-    assert len(fingerprint) == 10 and fingerprint == cpu_extension._cpu_fingerprint()
+def test_the_build_is_keyed_by_the_cpu_and_the_instruction_set(monkeypatch):
+    fingerprint = cpu_extension._cpu_fingerprint("native")
+    assert len(fingerprint) == 10 and fingerprint == cpu_extension._cpu_fingerprint("native")
+    assert cpu_extension._cpu_fingerprint("x86-64-v3") not in (fingerprint, cpu_extension._cpu_fingerprint("x86-64"))
+    monkeypatch.delenv("SUPPORTDESK_CPU_MARCH", raising=False)
+    assert cpu_extension._march() == "native"
+    monkeypatch.setenv("SUPPORTDESK_CPU_MARCH", " x86-64-v3 ")
+    assert cpu_extension._march() == "x86-64-v3"
     assert all(path.endswith(".cpp") for path in cpu_extension.SOURCES) and len(cpu_extension.SOURCES) >= 3
 
 
