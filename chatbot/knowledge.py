@@ -8,6 +8,13 @@ Each `data/policies/<lang>/<category>.md` file holds one category:
     <!-- keywords: optional, comma separated, indexed but never shown -->
     Self-contained text of one to four sentences.
 
+A keyword in double quotes, such as "where is my order" or "订单还没到", is a phrase instead: not indexed
+word by word, but found whole in a message it adds `PHRASE_BONUS` to its section's score (where phrases of
+several sections match, only the longest of overlapping matches counts: "refund hasn't arrived" over
+"hasn't arrived"). Short customer messages are mostly stopwords and
+one or two common terms ("Where is my order?" keeps only "order"), and their BM25 scores alone fall under
+the router's in-scope floor; a phrase says what the message is about where its words cannot.
+
 Every language has the same categories and the same section ids in the same order.
 """
 
@@ -49,6 +56,10 @@ _CONTRACTIONS = {"can't": "cannot"}
 _STEMMER = snowballstemmer.stemmer("english")
 _ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀嘛我你您他她它是在和与或及也都就这那么什怎们请个一把给让对")
 _ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", "你们", "我们", "请问", "是否", "一下"})
+# What a keyword phrase found whole in a message adds to its section's score (once per section): as much as
+# the router's in-scope floor (`router.MIN_TOP_SCORE`), so the phrase alone keeps the message in scope.
+PHRASE_BONUS = {"en": 4.0, "zh": 12.0}
+_NOT_WORD_RE = re.compile(rf"[^a-z0-9'\s{_CJK}]+")  # what phrase matching ignores
 
 
 @dataclass(frozen=True)
@@ -101,6 +112,26 @@ def tokenize(text: str) -> list[str]:
         elif word not in _STOPWORDS:
             tokens.append(_stem(word))
     return tokens
+
+
+def phrase_text(text: str) -> str:
+    """``text`` as keyword phrases are matched against it: NFKC, lower case, punctuation and runs of space as one
+    space (English), no space at all between CJK characters, padded with a space on both sides."""
+    text = _NOT_WORD_RE.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'"))
+    text = re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text)
+    return f" {' '.join(text.split())} "
+
+
+def split_keywords(keywords: str) -> tuple[str, list[str]]:
+    """A section's keywords as the words to index (the unquoted keywords) and its phrases (the quoted ones, in
+    `phrase_text` form without the padding)."""
+    words, phrases = [], []
+    for keyword in keywords.split(","):
+        if re.fullmatch(r'\s*".+"\s*', keyword):
+            phrases.append(phrase_text(keyword).strip())
+        else:
+            words.append(keyword)
+    return ",".join(words), [phrase for phrase in phrases if phrase]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -185,10 +216,12 @@ class KnowledgeBase:
         self._categories = tuple(dict.fromkeys(s.category for s in self._sections))
         self._langs = tuple(dict.fromkeys(s.lang for s in self._sections))
         self._indexes: dict[str, tuple[_Bm25, list[Section]]] = {}
+        self._phrases: dict[str, list[list[str]]] = {}  # per language, per section in index order
         for lang in self._langs:
-            docs = [(s, kw) for s, kw in entries if s.lang == lang]
-            texts = [f"{labels[s.category, lang]} {s.title} {s.title} {kw} {s.text}" for s, kw in docs]
+            docs = [(s, split_keywords(kw)) for s, kw in entries if s.lang == lang]
+            texts = [f"{labels[s.category, lang]} {s.title} {s.title} {words} {s.text}" for s, (words, _) in docs]
             self._indexes[lang] = (_Bm25([tokenize(t) for t in texts]), [s for s, _ in docs])
+            self._phrases[lang] = [phrases for _, (_, phrases) in docs]
 
     @classmethod
     def load(cls, root: Path | None = None) -> KnowledgeBase:
@@ -253,10 +286,26 @@ class KnowledgeBase:
         except KeyError:
             raise KeyError(f"no section {section_id!r} in {lang!r}") from None
 
+    def _phrase_matches(self, query: str, lang: str) -> set[int]:
+        """Indexes of the sections (in ``lang``'s index order) with a phrase in ``query``, overlapping matches
+        reduced to the longest."""
+        text = phrase_text(query)
+        spans = []  # (start, end, section index)
+        for i, phrases in enumerate(self._phrases[lang]):
+            for phrase in phrases:
+                needle = phrase if _CJK_RE.search(phrase) else f" {phrase} "
+                at = text.find(needle)
+                while at >= 0:
+                    spans.append((at, at + len(needle), i))
+                    at = text.find(needle, at + 1)
+        return {i for start, end, i in spans
+                if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)}
+
     def search(
         self, query: str, lang: str | None = None, k: int = 5, category: str | None = None
     ) -> list[ScoredSection]:
-        """Top-`k` sections by BM25 score (only positive scores), best first."""
+        """Top-`k` sections by BM25 score plus `PHRASE_BONUS` where a keyword phrase is in the query (only
+        positive scores), best first."""
         if lang is not None and lang not in self._indexes:
             raise ValueError(f"unknown language {lang!r}; expected one of {self._langs}")
         if category is not None and category not in self._categories:
@@ -267,7 +316,10 @@ class KnowledgeBase:
         hits = []
         for lg in [lang] if lang else self._langs:
             index, sections = self._indexes[lg]
-            for section, score in zip(sections, index.scores(tokens)):
+            matched = self._phrase_matches(query, lg)
+            for i, (section, score) in enumerate(zip(sections, index.scores(tokens))):
+                if i in matched:
+                    score += PHRASE_BONUS.get(lg, PHRASE_BONUS["en"])
                 if score > 0 and (category is None or section.category == category):
                     hits.append(ScoredSection(section, score))
         hits.sort(key=lambda hit: -hit.score)

@@ -6,6 +6,7 @@ import pytest
 
 from chatbot.knowledge import (
     DEFAULT_ROOT,
+    PHRASE_BONUS,
     KnowledgeBase,
     ScoredSection,
     Section,
@@ -204,6 +205,39 @@ def test_split_sentences():
         "退款已办理。",
         "到账需要3–10个工作日。",
     ]
+
+
+def _write_policies(root, lang: str, sections: list[tuple[str, str, str]]) -> None:
+    """One category file, `shipping`, of (id, keywords, text) sections."""
+    (root / lang).mkdir()
+    body = "".join(f"## {sid}\n<!-- id: {sid} -->\n<!-- keywords: {kw} -->\n{text}\n\n" for sid, kw, text in sections)
+    (root / lang / "shipping.md").write_text(f"# Shipping\n\n{body}", encoding="utf-8")
+
+
+def test_quoted_keywords_match_as_whole_phrases_only(tmp_path):
+    _write_policies(tmp_path, "en", [
+        ("shipping.tracking", 'track, "where is my order"', "We email a tracking number."),
+        ("shipping.lost", 'lost, "hasn\'t arrived"', "Report a lost parcel within 30 days."),
+        ("shipping.refund", 'bank, "refund hasn\'t arrived"', "Banks take 3 days."),
+        ("shipping.other", "order, gift", "Gift orders ship in a box."),
+    ])
+    kb = KnowledgeBase.load(tmp_path)
+    top = kb.search("Where is my order?", lang="en")
+    assert top[0].section.id == "shipping.tracking" and top[0].score >= PHRASE_BONUS["en"]
+    # The phrase's words are not indexed: out of order, or apart, they find nothing.
+    assert not [h for h in kb.search("my order is where", lang="en") if h.section.id == "shipping.tracking"]
+    assert [h.section.id for h in kb.search("My parcel hasn’t arrived!", lang="en")] == ["shipping.lost"]
+    # Overlapping matches: only the longest counts.
+    assert [h.section.id for h in kb.search("The refund hasn't arrived", lang="en")] == ["shipping.refund"]
+
+
+def test_chinese_phrases_match_inside_a_sentence(tmp_path):
+    _write_policies(tmp_path, "zh", [("shipping.lost", '丢失, "订单还没到"', "请在30天内报告。"),
+                                     ("shipping.other", "礼品", "礼品订单用盒子寄出。")])
+    kb = KnowledgeBase.load(tmp_path)
+    assert kb.search("我的订单还没到，怎么办？", lang="zh")[0].section.id == "shipping.lost"
+    assert kb.search("订单 还没到", lang="zh")[0].section.id == "shipping.lost"  # spaces between CJK ignored
+    assert kb.search("订单还没有到", lang="zh")[0].section.id == "shipping.other"  # "订单" scores, no phrase
 
 
 def test_load_rejects_mismatched_languages(tmp_path):

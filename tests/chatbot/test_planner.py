@@ -96,10 +96,11 @@ def test_select_points_in_rank_order_with_the_category_rule(kb):
     hits = kb.search("How long do I have to return a lamp, and who pays for return shipping?", "en", k=8)
     chosen = select_points(hits)
     assert chosen[0] == hits[0] and chosen == sorted(chosen, key=hits.index)
-    # "pays" matches "Apple Pay": a payment section, in another category and well below the best hit.
-    assert "payment.methods" in [h.section.id for h in hits[:3]]
+    # A section of another category among the top three ("pays" matched "Apple Pay" before the payment section
+    # had more keywords; now "long" finds the order cancellation), well below the best hit: not a point.
+    assert {h.section.category for h in hits[:3]} != {"returns"}
     ids = [h.section.id for h in chosen]
-    assert ids[:2] == ["returns.shipping-fees", "returns.time-limit"] and "payment.methods" not in ids
+    assert ids[:2] == ["returns.shipping-fees", "returns.time-limit"]
     assert {h.section.category for h in chosen} == {"returns"}
     assert select_points([]) == []
 
