@@ -55,6 +55,8 @@ def test_shape_mode():
     ("可以用支付宝吗？", "payment.methods"),  # 11.9
     ("发错货了", "returns.shipping-fees"),
     ("下单后还能加东西吗？", "orders.adding-items"),  # the cancellation section first
+    ("Can I return my order after 40 days?", "returns.time-limit"),  # the process (its "Orders page") first
+    ("Can I still return it after 5 weeks?", "returns.time-limit"),  # the restocking fee first
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
