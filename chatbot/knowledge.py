@@ -11,9 +11,9 @@ Each `data/policies/<lang>/<category>.md` file holds one category:
 A keyword in double quotes, such as "where is my order" or "订单还没到", is a phrase instead: not indexed
 word by word, but found whole in a message it adds `PHRASE_BONUS` to its section's score (where phrases of
 several sections match, only the longest of overlapping matches counts: "refund hasn't arrived" over
-"hasn't arrived"). Short customer messages are mostly stopwords and
-one or two common terms ("Where is my order?" keeps only "order"), and their BM25 scores alone fall under
-the router's in-scope floor; a phrase says what the message is about where its words cannot.
+"hasn't arrived"). Short customer messages are mostly stopwords and one or two common terms ("Where is my
+order?" keeps only "order"), and their BM25 scores alone fall under the router's in-scope floor; a phrase
+says what the message is about where its words cannot.
 
 Every language has the same categories and the same section ids in the same order.
 """
