@@ -114,11 +114,18 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def is_cjk(token: str) -> bool:
+    """Whether an index term (`tokenize`) is Chinese: a character or a bigram."""
+    return bool(_CJK_RE.match(token))
+
+
 def phrase_text(text: str) -> str:
     """``text`` as keyword phrases are matched against it: NFKC, lower case, punctuation and runs of space as one
-    space (English), no space at all between CJK characters, padded with a space on both sides."""
+    space, none between CJK characters but one between them and a Latin word, padded with a space on both
+    sides."""
     text = _NOT_WORD_RE.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'"))
     text = re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text)
+    text = re.sub(rf"(?<=[a-z0-9'])(?=[{_CJK}])|(?<=[{_CJK}])(?=[a-z0-9'])", " ", text)  # "klarna怎么用": a word
     return f" {' '.join(text.split())} "
 
 

@@ -18,7 +18,7 @@ from chatbot import prompts
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
-from chatbot.router import MIN_TOP_SCORE, OUT_OF_SCOPE_SECTION, Route, RuleRouter
+from chatbot.router import OUT_OF_SCOPE_SECTION, Route, RuleRouter, in_scope_bar
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
@@ -150,7 +150,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     asked = set()
     for question in questions:
         hits = kb.search(question, lang=lang, k=2)
-        if (hits and hits[0].score >= MIN_TOP_SCORE[lang]
+        if (hits and hits[0].score >= in_scope_bar(question, lang)
                 and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score)):
             asked.add(hits[0].section.id)
     return asked

@@ -9,7 +9,7 @@ import re
 from typing import NamedTuple
 
 from chatbot.guard import escalation_reason, refusal_reason
-from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang
+from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize
 
 _GREETING = re.compile(
     r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|你好|您好|嗨|谢谢)( there| all)?\W*$", re.I)
@@ -22,6 +22,17 @@ OUT_OF_SCOPE_SECTION = "contact.scope"
 # "Who pays customs?"; Chinese 9.3 and 13.0, "关税谁付？", with "今天几号？", what's the date, at 11.7).
 # Chinese bigram queries score higher than English words.
 MIN_TOP_SCORE = {"en": 4.0, "zh": 12.0}
+
+
+def in_scope_bar(message: str, lang: str) -> float:
+    """The in-scope bar for ``message``: `MIN_TOP_SCORE` weighted by its index terms. The Chinese bar is higher
+    because Chinese text gives more terms (characters and bigrams) than English words; a Chinese message
+    that names a Latin brand ("可以用Apple Pay吗？") has fewer CJK terms, and a bar between the two."""
+    tokens = tokenize(message)
+    if lang != "zh" or not tokens:
+        return MIN_TOP_SCORE.get(lang, MIN_TOP_SCORE["en"])
+    num_cjk = sum(1 for t in tokens if is_cjk(t))
+    return (num_cjk * MIN_TOP_SCORE["zh"] + (len(tokens) - num_cjk) * MIN_TOP_SCORE["en"]) / len(tokens)
 
 
 class Route(NamedTuple):
@@ -49,7 +60,7 @@ class RuleRouter:
             return Route("refuse", reason, lang, hits)
         if _GREETING.match(question):
             return Route("direct", "greeting", lang, [])
-        if (not hits or hits[0].score < MIN_TOP_SCORE.get(lang, MIN_TOP_SCORE["en"])
+        if (not hits or hits[0].score < in_scope_bar(query or question, lang)
                 or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(question)):
             return Route("refuse", "out_of_scope", lang, hits)
         return Route(shape_mode(question), "policy", lang, hits)

@@ -56,6 +56,8 @@ ESCALATIONS = [
     ("I think this is fraud", "fraud"),
     ("There's an unauthorized charge on my card", "fraud"),
     ("My account was hacked and orders were placed", "fraud"),
+    ("Someone hacked my account", "fraud"),
+    ("somebody broke into my account and changed the address", "fraud"),
     ("有人盗刷了我的信用卡", "fraud"),
     ("Can I speak to a human?", "human"),
     ("I want to talk to a real person", "human"),
