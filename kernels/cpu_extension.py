@@ -4,12 +4,12 @@ They are the engine's CPU hot paths: the int8 matmul with group-wise scales (`w8
 variant for prompt rows (`amx_matmul_cpu`), paged decode and prefill attention (`paged_decode_attention_cpu`,
 `paged_prefill_attention_cpu`), the K/V store (`store_kv_cpu`), RMSNorm (`rms_norm_cpu`), the gated activation
 (`act_and_mul_cpu`), Q/K norm + RoPE (`qk_norm_rope_cpu`) and greedy argmax, with or without a repetition
-penalty (`argmax_cpu`). The module
-is compiled with the machine's own instruction set (or the one `SUPPORTDESK_CPU_MARCH` names, as g++'s
-``-march``: ``x86-64-v3`` builds the AVX2 paths and ``x86-64`` the portable loops on any x86 machine, to test
-them), keyed by the CPU's model and flags and that choice, into PyTorch's extension cache (about 30 s on two
-cores, once). Where it cannot be built (no g++, a non-x86 machine)
-`load` returns None after one warning and callers keep the PyTorch ops.
+penalty (`argmax_cpu`). The module is compiled with the machine's own instruction set (or the one
+`SUPPORTDESK_CPU_MARCH` names, as g++'s ``-march``: ``x86-64-v3`` builds the AVX2 paths and ``x86-64`` the
+portable loops on any x86 machine, to test them, or to build an image once for many machines), keyed by the
+CPU's model and flags (native) or by that choice, into PyTorch's extension cache (about 30 s on two cores,
+once). Where it cannot be built (no g++, a non-x86 machine) `load` returns None after one warning and
+callers keep the PyTorch ops.
 """
 from __future__ import annotations
 
@@ -35,14 +35,17 @@ def _march() -> str:
 
 
 def _cpu_fingerprint(march: str) -> str:
-    """Short hash of the CPU model and flags and the ``-march``: a native build only runs where it was made."""
-    try:
-        lines = Path("/proc/cpuinfo").read_text().splitlines()
-        info = "\n".join(sorted({line for line in lines if line.startswith(("model name", "flags"))}))
-    except OSError:
-        info = platform.processor() or platform.machine()
+    """Short hash of what a build runs on: for ``native`` the CPU's model and flags (it only runs where it was
+    made), else the ``-march`` alone (it runs on any CPU with that instruction set, so a container image
+    built on one machine keeps its kernels on another)."""
     if march != "native":
-        info += f"\n-march={march}"
+        info = f"-march={march}"
+    else:
+        try:
+            lines = Path("/proc/cpuinfo").read_text().splitlines()
+            info = "\n".join(sorted({line for line in lines if line.startswith(("model name", "flags"))}))
+        except OSError:
+            info = platform.processor() or platform.machine()
     return hashlib.sha256(info.encode()).hexdigest()[:10]
 
 

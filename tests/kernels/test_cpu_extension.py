@@ -20,7 +20,14 @@ def test_a_stale_build_lock_is_removed_and_a_live_one_kept(tmp_path):
 def test_the_build_is_keyed_by_the_cpu_and_the_instruction_set(monkeypatch):
     fingerprint = cpu_extension._cpu_fingerprint("native")
     assert len(fingerprint) == 10 and fingerprint == cpu_extension._cpu_fingerprint("native")
-    assert cpu_extension._cpu_fingerprint("x86-64-v3") not in (fingerprint, cpu_extension._cpu_fingerprint("x86-64"))
+    portable = cpu_extension._cpu_fingerprint("x86-64-v3")
+    assert portable not in (fingerprint, cpu_extension._cpu_fingerprint("x86-64"))
+
+    def no_cpuinfo(*args, **kwargs):
+        raise OSError("no /proc here")
+
+    monkeypatch.setattr(cpu_extension.Path, "read_text", no_cpuinfo)  # another machine, as far as the key goes
+    assert cpu_extension._cpu_fingerprint("x86-64-v3") == portable  # a portable build is keyed by -march alone
     monkeypatch.delenv("SUPPORTDESK_CPU_MARCH", raising=False)
     assert cpu_extension._march() == "native"
     monkeypatch.setenv("SUPPORTDESK_CPU_MARCH", " x86-64-v3 ")
