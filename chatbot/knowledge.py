@@ -130,15 +130,15 @@ def phrase_text(text: str) -> str:
 
 
 def split_keywords(keywords: str) -> tuple[str, list[str]]:
-    """A section's keywords as the words to index (the unquoted keywords) and its phrases (the quoted ones, in
-    `phrase_text` form without the padding)."""
+    """A section's keywords as the words to index (the unquoted keywords) and its phrases (the quoted ones) as
+    they are searched for in `phrase_text`: a Chinese phrase anywhere, any other between spaces."""
     words, phrases = [], []
     for keyword in keywords.split(","):
         if re.fullmatch(r'\s*".+"\s*', keyword):
             phrases.append(phrase_text(keyword).strip())
         else:
             words.append(keyword)
-    return ",".join(words), [phrase for phrase in phrases if phrase]
+    return ",".join(words), [p if _CJK_RE.search(p) else f" {p} " for p in phrases if p]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -223,7 +223,7 @@ class KnowledgeBase:
         self._categories = tuple(dict.fromkeys(s.category for s in self._sections))
         self._langs = tuple(dict.fromkeys(s.lang for s in self._sections))
         self._indexes: dict[str, tuple[_Bm25, list[Section]]] = {}
-        self._phrases: dict[str, list[list[str]]] = {}  # per language, per section in index order
+        self._phrases: dict[str, list[list[str]]] = {}  # per language, per section in index order: its needles
         for lang in self._langs:
             docs = [(s, split_keywords(kw)) for s, kw in entries if s.lang == lang]
             texts = [f"{labels[s.category, lang]} {s.title} {s.title} {words} {s.text}" for s, (words, _) in docs]
@@ -293,14 +293,12 @@ class KnowledgeBase:
         except KeyError:
             raise KeyError(f"no section {section_id!r} in {lang!r}") from None
 
-    def _phrase_matches(self, query: str, lang: str) -> set[int]:
-        """Indexes of the sections (in ``lang``'s index order) with a phrase in ``query``, overlapping matches
-        reduced to the longest."""
-        text = phrase_text(query)
+    def _phrase_matches(self, text: str, lang: str) -> set[int]:
+        """Indexes of the sections (in ``lang``'s index order) with a phrase in ``text`` (`phrase_text` of the
+        query), overlapping matches reduced to the longest."""
         spans = []  # (start, end, section index)
-        for i, phrases in enumerate(self._phrases[lang]):
-            for phrase in phrases:
-                needle = phrase if _CJK_RE.search(phrase) else f" {phrase} "
+        for i, needles in enumerate(self._phrases[lang]):
+            for needle in needles:
                 at = text.find(needle)
                 while at >= 0:
                     spans.append((at, at + len(needle), i))
@@ -321,9 +319,10 @@ class KnowledgeBase:
         if not tokens or k <= 0:
             return []
         hits = []
+        text = phrase_text(query)
         for lg in [lang] if lang else self._langs:
             index, sections = self._indexes[lg]
-            matched = self._phrase_matches(query, lg)
+            matched = self._phrase_matches(text, lg)
             for i, (section, score) in enumerate(zip(sections, index.scores(tokens))):
                 if i in matched:
                     score += PHRASE_BONUS.get(lg, PHRASE_BONUS["en"])
