@@ -160,7 +160,9 @@ def create_app(service: ChatService, *, manage_service: bool = True) -> FastAPI:
     async def chat_completions(body: ChatCompletionRequest):
         _validate_tokens(body, service)
         conversation_id = body.conversation_id or body.user
-        events = service.answer(body.messages[-1].text(), conversation_id)  # raises 400/429/503 before streaming
+        earlier = [m.text() for m in body.messages[:-1] if m.role == "user"]
+        # raises 400/429/503 before streaming; a follow-up is read with the customer's previous message
+        events = service.answer(body.messages[-1].text(), conversation_id, earlier[-1] if earlier else None)
         created = int(time.time())
         if body.stream:
             return StreamingResponse(openai_stream(events, service.model_name, created),

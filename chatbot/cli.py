@@ -94,7 +94,7 @@ def _cmd_ask(args) -> int:
     question = check_input(args.question)
     llm, _, planner = _assistant(args)
     try:
-        answer = asyncio.run(planner.answer(question))
+        answer = asyncio.run(planner.answer(question, args.previous))
     finally:
         llm.shutdown()
     print(json.dumps(answer.as_json(), ensure_ascii=False) if args.json else answer.answer)
@@ -166,6 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ask", help="answer one question with the SoT planner")
     p.add_argument("question")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--previous", metavar="MESSAGE", help="the customer's previous message (the question may follow it up)")
     model_args(p)
     planner_args(p)
     p.set_defaults(func=_cmd_ask)

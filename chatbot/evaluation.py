@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from chatbot import prompts
+from chatbot.chinese_script import is_traditional, to_simplified
 from chatbot.guard import find_leaks, ground_numbers
 from chatbot.knowledge import KnowledgeBase, detect_lang
 
@@ -34,8 +35,10 @@ def load_questions(path: str | Path) -> list[dict]:
 def score_answer(row: dict, answer, kb: KnowledgeBase) -> dict:
     """Per-question scores; keys absent from the row (expected mode, facts, sections) are not scored.
     ``points_relevant``: the outline's points (SoT answers) whose section is one of the row's
-    ``expected_sections``; ``sections_covered``: the expected sections among the answer's sources."""
-    text = answer.answer
+    ``expected_sections``; ``sections_covered``: the expected sections among the answer's sources. Facts and
+    numbers are looked for in simplified characters; a row with ``"script": "traditional"`` wants its answer
+    in traditional ones."""
+    text = to_simplified(answer.answer)
     kb_texts = [s.text for s in kb.sections()] + [row["question"]]
     facts = row.get("expected_facts") or []
     found = [f for f in facts if normalize_fact_text(f) in normalize_fact_text(text)]
@@ -46,7 +49,8 @@ def score_answer(row: dict, answer, kb: KnowledgeBase) -> dict:
         "missing_facts": [f for f in facts if f not in found],
         "hallucinated_numbers": ground_numbers(text, kb_texts).unsupported,
         "leaks": find_leaks(text, prompts.secret_fragments()),
-        "language_ok": detect_lang(text) == row.get("lang", detect_lang(row["question"])),
+        "language_ok": (detect_lang(text) == row.get("lang", detect_lang(row["question"]))
+                        and (row.get("script") != "traditional" or is_traditional(answer.answer))),
     }
     if row.get("expected_sections") and answer.mode == "sot":
         scores.update(point_scores(answer.sources, row["expected_sections"]))
@@ -71,12 +75,13 @@ def point_precision_and_recall(scored: list[dict]) -> tuple[float | None, float 
 
 
 async def answer_all(planner, rows: list[dict], concurrency: int = 4) -> list:
-    """Answer every row, at most ``concurrency`` at a time, in input order."""
+    """Answer every row, at most ``concurrency`` at a time, in input order; a row's ``previous`` is the customer's
+    previous message (the row's question is a follow-up)."""
     gate = asyncio.Semaphore(concurrency)
 
     async def one(row):
         async with gate:
-            return await planner.answer(row["question"])
+            return await planner.answer(row["question"], row.get("previous"))
 
     return await asyncio.gather(*(one(row) for row in rows))
 

@@ -9,6 +9,7 @@ import unicodedata
 from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
+from chatbot.chinese_script import to_simplified
 from chatbot.knowledge import split_sentences
 
 STORE_PHONE = "1-800-555-0199"
@@ -116,7 +117,7 @@ _REFUSAL_RULES = {
 
 
 def _first_rule(rules: dict[str, re.Pattern], text: str) -> str | None:
-    text = unicodedata.normalize("NFKC", text)
+    text = to_simplified(unicodedata.normalize("NFKC", text))  # the Chinese rules are written in simplified characters
     return next((reason for reason, pattern in rules.items() if pattern.search(text)), None)
 
 

@@ -30,6 +30,8 @@ from typing import NamedTuple
 
 import snowballstemmer
 
+from chatbot.chinese_script import to_simplified
+
 DEFAULT_ROOT = Path(__file__).resolve().parents[1] / "data" / "policies"
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -306,15 +308,22 @@ class KnowledgeBase:
         return {i for start, end, i in spans
                 if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)}
 
+    def knows_words(self, text: str, lang: str) -> bool:
+        """Whether every word of ``text`` (each English word, each Chinese character; stopwords aside) occurs in
+        the knowledge base of ``lang``: "How long does it take?" does, "What's the weather in Paris?" does not."""
+        index = self._indexes[lang][0]
+        return all(term in index.idf for term in tokenize(to_simplified(text)) if not is_cjk(term) or len(term) == 1)
+
     def search(
         self, query: str, lang: str | None = None, k: int = 5, category: str | None = None
     ) -> list[ScoredSection]:
         """Top-`k` sections by BM25 score plus `PHRASE_BONUS` where a keyword phrase is in the query (only
-        positive scores), best first."""
+        positive scores), best first. A query in traditional Chinese is read in simplified characters."""
         if lang is not None and lang not in self._indexes:
             raise ValueError(f"unknown language {lang!r}; expected one of {self._langs}")
         if category is not None and category not in self._categories:
             raise ValueError(f"unknown category {category!r}")
+        query = to_simplified(query)
         tokens = tokenize(query)
         if not tokens or k <= 0:
             return []

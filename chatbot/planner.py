@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import AsyncIterator, NamedTuple
 
 from chatbot import prompts
+from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
@@ -182,6 +183,18 @@ def assemble_answer(mode: str, lang: str, titles: list[str], texts: list[str]) -
     return cap_length("\n".join(f"- {title}{sep}{text}" for title, text in zip(titles, texts)), MAX_ANSWER_CHARS)
 
 
+def in_traditional(event):
+    """A planner event with its shown texts (points, answer, outline titles) in traditional characters."""
+    if isinstance(event, OutlineReady):
+        return event._replace(points=[to_traditional(p) for p in event.points])
+    if isinstance(event, (PointDelta, PointDone)):
+        return event._replace(text=to_traditional(event.text))
+    if isinstance(event, AnswerDone):
+        answer = event.answer
+        answer.answer, answer.outline = to_traditional(answer.answer), [to_traditional(t) for t in answer.outline]
+    return event
+
+
 class Planner:
     """Answers one question at a time over a shared `AsyncLLM`; many answers may run concurrently."""
 
@@ -192,18 +205,30 @@ class Planner:
         self.tokenizer = llm.tokenizer
         llm.prepare_grammars()
 
-    async def answer(self, question: str) -> Answer:
+    async def answer(self, question: str, previous: str | None = None) -> Answer:
         """Run the whole pipeline and return the final answer."""
-        async for event in self.stream(question):
+        async for event in self.stream(question, previous):
             if isinstance(event, AnswerDone):
                 return event.answer
         raise RuntimeError("planner ended without an answer")
 
-    async def stream(self, question: str) -> AsyncIterator:
-        """Events: `OutlineReady`, then `PointDelta`/`PointDone` per point (interleaved), then `AnswerDone`."""
+    async def stream(self, question: str, previous: str | None = None) -> AsyncIterator:
+        """Events: `OutlineReady`, then `PointDelta`/`PointDone` per point (interleaved), then `AnswerDone`.
+        ``previous``, the customer's previous message in the conversation, is read with a short follow-up
+        (`router.follow_up_query`). A message in traditional Chinese is planned in simplified characters and
+        answered in traditional ones."""
+        if not is_traditional(question):
+            async for event in self._stream(question, previous):
+                yield event
+            return
+        async for event in self._stream(to_simplified(question), previous and to_simplified(previous)):
+            yield in_traditional(event)
+
+    async def _stream(self, question: str, previous: str | None) -> AsyncIterator:
         start = time.perf_counter()
         pruned = prune_message(question, self.prune_over_chars)
-        route = await self._route(pruned.text, pruned.query)
+        previous = prune_message(previous, self.prune_over_chars).query if previous else None
+        route = await self._route(pruned.text, pruned.query, previous)
         route_s = time.perf_counter() - start
         usage = _Usage()
         if route.mode in ("escalate", "refuse") or route.reason == "greeting":
@@ -250,8 +275,8 @@ class Planner:
                                 len(question) - len(pruned.text), exp_usage.prompt, exp_usage.cached,
                                 exp_usage.completion))
 
-    async def _route(self, question: str, query: str) -> Route:
-        route = self.router.route(question, query)
+    async def _route(self, question: str, query: str, previous: str | None) -> Route:
+        route = self.router.route(question, query, previous)
         return await route if asyncio.iscoroutine(route) else route
 
     def _canned_reply(self, route: Route) -> str:

@@ -35,6 +35,34 @@ def in_scope_bar(message: str, lang: str) -> float:
     return (num_cjk * MIN_TOP_SCORE["zh"] + (len(tokens) - num_cjk) * MIN_TOP_SCORE["en"]) / len(tokens)
 
 
+# A follow-up ("How much does it cost?" after "Do you offer express shipping?") is read with the customer's
+# previous message when it is short and its own words point to the section the two find together.
+FOLLOW_UP_MAX_TERMS = 8
+FOLLOW_UP_OWN_SHARE = 0.4
+
+
+def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
+    """``previous`` and ``message`` together, when ``message`` reads as a follow-up of ``previous``: it is short
+    (at most `FOLLOW_UP_MAX_TERMS` index terms), the two together find a section that clears the in-scope bar,
+    and ``message``'s own words score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or, where
+    ``message`` alone is under the bar, every word of it is one the knowledge base uses ("How long do I
+    have?", "要多久？") and it has no words or some score on that section. A new topic ("What's the weather in
+    Paris?", "Tell me a joke") stays on its own. Else None."""
+    if not previous or not previous.strip() or len(tokenize(message)) > FOLLOW_UP_MAX_TERMS:
+        return None
+    query = f"{previous}\n{message}"
+    hits = kb.search(query, lang=lang, k=1)
+    if not hits or hits[0].score < in_scope_bar(query, lang):
+        return None
+    own_hits = kb.search(message, lang=lang, k=len(kb.sections(lang)))
+    own = next((h.score for h in own_hits if h.section.id == hits[0].section.id), 0.0)
+    bar = in_scope_bar(message, lang)
+    if own >= FOLLOW_UP_OWN_SHARE * bar:
+        return query
+    weak = not own_hits or own_hits[0].score < bar
+    return query if weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)) else None
+
+
 class Route(NamedTuple):
     mode: str  # sot | direct | escalate | refuse
     reason: str
@@ -48,10 +76,12 @@ class RuleRouter:
     def __init__(self, kb: KnowledgeBase) -> None:
         self.kb = kb
 
-    def route(self, question: str, query: str | None = None) -> Route:
-        """Route ``question``; sections are retrieved by ``query`` (default: the question itself)."""
+    def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
+        """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
+        follow-up of the customer's ``previous`` message (`follow_up_query`), by the two together."""
         lang = detect_lang(question)
-        hits = self.kb.search(query or question, lang=lang, k=8)
+        query = follow_up_query(self.kb, query or question, previous, lang) or query or question
+        hits = self.kb.search(query, lang=lang, k=8)
         reason = escalation_reason(question)
         if reason:
             return Route("escalate", reason, lang, hits)
@@ -60,7 +90,7 @@ class RuleRouter:
             return Route("refuse", reason, lang, hits)
         if _GREETING.match(question):
             return Route("direct", "greeting", lang, [])
-        if (not hits or hits[0].score < in_scope_bar(query or question, lang)
+        if (not hits or hits[0].score < in_scope_bar(query, lang)
                 or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(question)):
             return Route("refuse", "out_of_scope", lang, hits)
         return Route(shape_mode(question), "policy", lang, hits)
@@ -79,15 +109,16 @@ class ModelRouter:
     def __init__(self, llm, kb: KnowledgeBase) -> None:
         self.llm, self.kb = llm, kb
 
-    async def route(self, question: str, query: str | None = None) -> Route:
-        """The model's mode for ``question``; sections are retrieved by ``query`` (default: the question)."""
+    async def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
+        """The model's mode for ``question``; sections are retrieved as `RuleRouter.route` retrieves them."""
         import json
 
         from chatbot.prompts import ROUTER_MODES, router_prompt
         from engine.sampling import SamplingParams
 
         lang = detect_lang(question)
-        hits = self.kb.search(query or question, lang=lang, k=8)
+        query = follow_up_query(self.kb, query or question, previous, lang) or query or question
+        hits = self.kb.search(query, lang=lang, k=8)
         params = SamplingParams(max_tokens=8, json_schema={"type": "string", "enum": list(ROUTER_MODES)})
         final = None
         async for out in self.llm.generate(router_prompt(question), params):

@@ -165,11 +165,13 @@ class ChatService:
         return self.llm.max_model_len
 
     # ---- user actions --------------------------------------------------------------------------
-    def answer(self, question: str, conversation_id: str | None = None) -> AsyncIterator:
+    def answer(self, question: str, conversation_id: str | None = None, previous: str | None = None) -> AsyncIterator:
         """Validate and admit now (raises `InputRejected`, `Overloaded`, `NotReady`), then stream events:
         `OutlineReady`, `PointDelta`/`PointDone` (interleaved across points), then `AnswerDone`, or `ChatError`.
-        The `Answer` in `AnswerDone` carries `request_id` and `conversation_id`."""
+        The `Answer` in `AnswerDone` carries `request_id` and `conversation_id`. ``previous``: the customer's
+        previous message, which a short follow-up is read with (its last `max_question_chars` count)."""
         question = check_input(question, self.config.max_question_chars)
+        previous = previous[-self.config.max_question_chars:] if previous and previous.strip() else None
         if not self._ready or self._draining:
             raise NotReady("the service is draining" if self._draining else "the model is still loading")
         if self._num_in_flight >= self.config.max_concurrent_answers:
@@ -177,12 +179,12 @@ class ChatService:
             raise Overloaded(f"{self._num_in_flight} answers in flight (the limit is "
                              f"{self.config.max_concurrent_answers}); retry shortly")
         self._num_in_flight += 1
-        return _AdmittedAnswer(self._answer(question, conversation_id or uuid.uuid4().hex), self._release)
+        return _AdmittedAnswer(self._answer(question, conversation_id or uuid.uuid4().hex, previous), self._release)
 
     def _release(self) -> None:
         self._num_in_flight -= 1
 
-    async def _answer(self, question: str, conversation_id: str) -> AsyncIterator:
+    async def _answer(self, question: str, conversation_id: str, previous: str | None) -> AsyncIterator:
         request_id = uuid.uuid4().hex
         created_at = datetime.now(timezone.utc)
         # The planner runs in a task of its own, in a context that names this answer (engine clients that
@@ -190,7 +192,7 @@ class ChatService:
         context = contextvars.copy_context()
         context.run(current_answer_id.set, request_id)
         queue: asyncio.Queue = asyncio.Queue()
-        pump = asyncio.create_task(self._pump(question, queue), context=context)
+        pump = asyncio.create_task(self._pump(question, previous, queue), context=context)
         try:
             while True:
                 event = await queue.get()
@@ -207,9 +209,9 @@ class ChatService:
             pump.cancel()
             await asyncio.gather(pump, return_exceptions=True)
 
-    async def _pump(self, question: str, queue: asyncio.Queue) -> None:
+    async def _pump(self, question: str, previous: str | None, queue: asyncio.Queue) -> None:
         try:
-            async for event in self.planner.stream(question):
+            async for event in self.planner.stream(question, previous):
                 queue.put_nowait(event)
             queue.put_nowait(None)
         except Exception as exc:

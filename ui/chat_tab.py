@@ -29,12 +29,13 @@ class AnswerUnavailable(Exception):
     """The service did not admit the question; `message` is safe to show (it gets escaped)."""
 
 
-async def stream_view(service, question: str, conversation_id: str | None = None) -> AsyncIterator[AnswerView]:
+async def stream_view(service, question: str, conversation_id: str | None = None,
+                      previous: str | None = None) -> AsyncIterator[AnswerView]:
     """`service.answer` as a stream of redraw-worthy `AnswerView` states (text deltas at most every
     FRAME_INTERVAL_S). Raises AnswerUnavailable when the question is rejected, or the service is busy or
     loading. Closing this stream (the customer left) closes the service's, which aborts its engine requests."""
     try:
-        events = service.answer(question, conversation_id)
+        events = service.answer(question, conversation_id, previous)
     except InputRejected as exc:
         raise AnswerUnavailable(str(exc)) from exc
     except Overloaded as exc:
@@ -57,6 +58,7 @@ class ChatSession:
 
     conversation_id: str | None = None
     turns: list[str] = field(default_factory=list)
+    last_question: str | None = None  # a follow-up is read with it
 
 
 def build_chat_tab(service) -> dict:
@@ -88,11 +90,11 @@ def _bind(service, c: dict) -> None:
             return
         past = "".join(session.turns[-MAX_TURNS_SHOWN:])
         try:
-            async for view in stream_view(service, question, session.conversation_id):
+            async for view in stream_view(service, question, session.conversation_id, session.last_question):
                 turn = render_turn(question, render_answer(view, service.kb), view.lang)
                 if view.state in ("done", "error"):  # the turn is final: keep it in the session
                     conversation_id = view.answer.conversation_id if view.answer else session.conversation_id
-                    yield past + turn, "", ChatSession(conversation_id, [*session.turns, turn])
+                    yield past + turn, "", ChatSession(conversation_id, [*session.turns, turn], question)
                 else:
                     yield past + turn, "", session
         except AnswerUnavailable as exc:

@@ -84,6 +84,16 @@ def test_chat_completion_carries_the_sot_metadata(client):
     assert history["messages"][-1]["text"] == body["choices"][0]["message"]["content"]
 
 
+def test_a_follow_up_is_read_with_the_customers_previous_message(client):
+    """The previous user message of the request's history (not an assistant turn) gives a short follow-up its topic."""
+    alone = _chat(client, "How much does it cost?").json()["supportdesk"]
+    messages = [{"role": "user", "content": "Do you offer express shipping?"},
+                {"role": "assistant", "content": "Yes. Returns are accepted within 30 days."},
+                {"role": "user", "content": "How much does it cost?"}]
+    follow_up = client.post("/v1/chat/completions", json={"messages": messages}).json()["supportdesk"]
+    assert alone["sources"] == ["shipping.standard"] and follow_up["sources"] == ["shipping.express"]
+
+
 def test_streaming_content_equals_the_final_answer(client):
     response = _chat(client, stream=True)
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")

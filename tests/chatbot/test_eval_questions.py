@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+from chatbot.chinese_script import is_traditional
 from chatbot.knowledge import detect_lang
 
 MODES = {"multi": "sot", "single": "direct", "escalation": "escalate", "out_of_scope": "refuse",
@@ -11,7 +12,10 @@ FIELDS = {"id", "question", "lang", "kind", "expected_mode", "expected_category"
 
 def test_fields_kinds_and_modes(eval_questions):
     for q in eval_questions:
-        assert set(q) == FIELDS | ({"expected_sections"} if q["kind"] == "multi" else set()), q.get("id")
+        optional = ({"expected_sections"} if q["kind"] == "multi" else set()) | ({"script", "previous"} & set(q))
+        assert set(q) == FIELDS | optional, q.get("id")
+        assert q.get("script", "traditional") == "traditional", q["id"]
+        assert is_traditional(q["question"]) == ("script" in q), q["id"]
         assert q["lang"] in ("en", "zh") and q["question"].strip()
         assert detect_lang(q["question"]) == q["lang"], q["id"]
         assert MODES[q["kind"]] == q["expected_mode"], q["id"]
@@ -26,6 +30,10 @@ def test_size_and_balance(eval_questions):
     for lang in ("en", "zh"):
         kinds = {q["kind"] for q in eval_questions if q["lang"] == lang}
         assert kinds == set(MODES), f"{lang} lacks {set(MODES) - kinds}"
+    assert {q["kind"] for q in eval_questions if q.get("script") == "traditional"} >= {"multi", "single", "escalation"}
+    follow_ups = [q for q in eval_questions if "previous" in q]
+    assert {(q["lang"], q["expected_mode"]) for q in follow_ups} == {(lang, mode) for lang in ("en", "zh")
+                                                                     for mode in ("direct", "refuse")}
     long = [q for q in eval_questions if len(q["question"]) > 1500]
     assert {q["lang"] for q in long} == {"en", "zh"}
 
@@ -77,7 +85,8 @@ def test_retrieval_finds_expected_category(kb, eval_questions):
     scored = [q for q in eval_questions if q["expected_category"] and len(q["question"]) <= 1500]
     top1_misses, top3_misses = [], []
     for q in scored:
-        categories = [h.section.category for h in kb.search(q["question"], lang=q["lang"], k=3)]
+        query = f"{q['previous']}\n{q['question']}" if "previous" in q else q["question"]  # a follow-up
+        categories = [h.section.category for h in kb.search(query, lang=q["lang"], k=3)]
         if categories[:1] != [q["expected_category"]]:
             top1_misses.append(q["id"])
         if q["expected_category"] not in categories:

@@ -258,3 +258,10 @@ def test_load_rejects_missing_id(tmp_path):
 def test_load_missing_root(tmp_path):
     with pytest.raises(FileNotFoundError):
         KnowledgeBase.load(tmp_path / "nowhere")
+
+
+def test_traditional_chinese_queries_find_what_simplified_ones_do(kb):
+    for simplified, traditional in [("我想退货，运费谁付？", "我想退貨，運費誰付？"), ("我的快递到哪了？", "我的快遞到哪了？"),
+                                    ("可以用支付宝吗？", "可以用支付寶嗎？")]:
+        assert ([(h.section.id, h.score) for h in kb.search(traditional, lang="zh")]
+                == [(h.section.id, h.score) for h in kb.search(simplified, lang="zh")])

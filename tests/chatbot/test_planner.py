@@ -107,10 +107,10 @@ def test_select_points_in_rank_order_with_the_category_rule(kb):
 
 @pytest.mark.real_model
 @pytest.mark.parametrize("qid", ["en-multi-02", "zh-multi-04", "zh-multi-01", "en-single-05", "zh-escalation-01",
-                                 "en-out-of-scope-01"])
+                                 "en-out-of-scope-01", "zh-trad-01", "zh-trad-04", "en-followup-01", "zh-followup-02"])
 def test_eval_questions_answered_correctly(planner, eval_questions, qid):
     row = next(r for r in eval_questions if r["id"] == qid)
-    answer = asyncio.run(planner.answer(row["question"]))
+    answer = asyncio.run(planner.answer(row["question"], row.get("previous")))
     scores = score_answer(row, answer, planner.kb)
     assert scores["routing_ok"], (answer.mode, row["expected_mode"])
     assert scores["facts_found"] == scores["facts_expected"], scores["missing_facts"]

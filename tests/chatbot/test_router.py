@@ -4,14 +4,15 @@ from __future__ import annotations
 import pytest
 
 from chatbot.pruning import prune_message
-from chatbot.router import MIN_TOP_SCORE, RuleRouter, in_scope_bar, shape_mode
+from chatbot.router import MIN_TOP_SCORE, RuleRouter, follow_up_query, in_scope_bar, shape_mode
 
 
 def test_rule_router_accuracy_on_eval_set(kb, eval_questions):
     router = RuleRouter(kb)
     rows = eval_questions
     pruned = [prune_message(r["question"]) for r in rows]
-    correct = sum(router.route(p.text, p.query).mode == r["expected_mode"] for p, r in zip(pruned, rows))
+    correct = sum(router.route(p.text, p.query, r.get("previous")).mode == r["expected_mode"]
+                  for p, r in zip(pruned, rows))
     assert correct / len(rows) >= 0.95
 
 
@@ -90,3 +91,40 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     assert in_scope_bar("Where is my order?", "en") == MIN_TOP_SCORE["en"]
     assert in_scope_bar("退货要多久？", "zh") == MIN_TOP_SCORE["zh"]
     assert MIN_TOP_SCORE["en"] < in_scope_bar("可以用Apple Pay吗？", "zh") < MIN_TOP_SCORE["zh"]
+
+
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("Do you offer express shipping?", "How much does it cost?", "shipping.express"),  # alone: standard shipping
+    ("Can I cancel my order?", "How long do I have?", "orders.cancellation"),  # alone: refused
+    ("Do you ship to Canada?", "How long does it take?", "shipping.international"),
+    ("I want to cancel my order", "How do I do it?", "orders.cancellation"),  # stopwords only
+    ("加急配送多久能到？", "要多少钱？", "shipping.express"),
+    ("我想注销账户", "需要多久？", "account.deletion"),
+    ("拆封的耳机能退吗？", "要扣钱吗？", "returns.restocking-fee"),
+    ("退貨期限是多久？", "節假日呢？", "returns.time-limit"),  # traditional characters
+    # A question of its own keeps its own section.
+    ("Do you ship to Canada?", "Can I pay with PayPal?", "payment.methods"),
+    ("电子产品保修多久？", "那家具呢？", "warranty.furniture"),
+])
+def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert route.mode == "direct" and route.hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize(("previous", "message"), [
+    ("How long is the warranty on electronics?", "What's the weather in Paris?"),
+    ("How long is the warranty on electronics?", "Tell me a joke"),
+    ("Do you ship to Canada?", "What time is it?"),
+    ("退货期限是多久？", "今天天气怎么样？"),
+    ("电子产品保修多久？", "给我讲个笑话"),
+])
+def test_a_new_topic_is_not_a_follow_up(kb, previous, message):
+    assert follow_up_query(kb, message, previous, "zh" if "保" in previous or "退" in previous else "en") is None
+    assert RuleRouter(kb).route(message, previous=previous).mode == "refuse"
+
+
+def test_long_messages_and_empty_history_are_read_alone(kb):
+    assert follow_up_query(kb, "How much does it cost?", None, "en") is None
+    assert follow_up_query(kb, "How much does it cost?", "  ", "en") is None
+    long = "I would like to know how much the express delivery option costs for a heavy parcel to Ohio"
+    assert follow_up_query(kb, long, "Do you offer express shipping?", "en") is None

@@ -1,0 +1,35 @@
+"""Traditional Chinese messages, with OpenCC: they are read in simplified characters (the knowledge base, the
+prompts and the guard's rules are written in them) and answered in traditional ones."""
+from __future__ import annotations
+
+from functools import cache
+
+import opencc
+
+
+@cache
+def _converter(config: str) -> opencc.OpenCC:
+    return opencc.OpenCC(config)
+
+
+def to_simplified(text: str) -> str:
+    """Traditional characters and phrases in ``text`` as simplified ones; anything else is left as it is."""
+    return _converter("t2s").convert(text)
+
+
+def to_traditional(text: str) -> str:
+    """Simplified characters and phrases in ``text`` as traditional ones, in the standard forms of Taiwan (为 as
+    為, as Taiwan and Hong Kong write it, not OpenCC's base 爲), without changing the words."""
+    return _converter("s2tw").convert(text)
+
+
+def _num_changed(text: str, converted: str) -> int:
+    if len(converted) != len(text):  # a phrase of another length: count it once
+        return 1
+    return sum(a != b for a, b in zip(text, converted))
+
+
+def is_traditional(text: str) -> bool:
+    """Whether ``text`` is written in traditional characters: more of them would change in simplified script than
+    the other way round (characters both scripts share count for neither)."""
+    return _num_changed(text, to_simplified(text)) > _num_changed(text, _converter("s2t").convert(text))

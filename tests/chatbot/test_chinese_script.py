@@ -1,0 +1,31 @@
+"""Traditional Chinese: detected, read in simplified characters, answered in traditional ones."""
+from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
+from chatbot.planner import Answer, AnswerDone, OutlineReady, PointDelta, PointDone, in_traditional
+
+
+def test_traditional_messages_are_told_from_simplified_ones():
+    assert is_traditional("我想退貨，運費誰付？")
+    assert is_traditional("密碼重置連結多長時間有效？")
+    assert not is_traditional("我想退货，运费谁付？")
+    assert not is_traditional("收到的杯子碎了")  # characters both scripts share: read as simplified
+    assert not is_traditional("Can I return it?") and not is_traditional("")
+
+
+def test_conversion_keeps_numbers_amounts_and_latin_text():
+    text = "送达后30天内可以退货，标签费$5.99，Apple Pay 和 PayPal 都可以。"
+    traditional = to_traditional(text)
+    assert traditional == "送達後30天內可以退貨，標籤費$5.99，Apple Pay 和 PayPal 都可以。"
+    assert is_traditional(traditional) and to_simplified(traditional) == text
+    assert to_traditional("请客服代为发起") == "請客服代為發起"  # Taiwan's and Hong Kong's 為, not 爲
+
+
+def test_planner_events_are_shown_in_traditional():
+    outline = OutlineReady("sot", "returns", ["退货时限", "退货运费"], ["returns.time-limit", "returns.shipping-fees"],
+                           "zh")
+    assert in_traditional(outline).points == ["退貨時限", "退貨運費"]
+    assert in_traditional(outline).sources == outline.sources  # ids stay as they are
+    assert in_traditional(PointDelta(1, "运费")) == PointDelta(1, "運費")
+    assert in_traditional(PointDone(0, "30天内", "grounding")) == PointDone(0, "30天內", "grounding")
+    answer = Answer("- 退货时限：30天内", "sot", "returns", ["退货时限"], ["returns.time-limit"], "zh", {}, {})
+    shown = in_traditional(AnswerDone(answer)).answer
+    assert (shown.answer, shown.outline, shown.category) == ("- 退貨時限：30天內", ["退貨時限"], "returns")
