@@ -39,6 +39,13 @@ def test_shape_mode():
     # Keyword phrases: each scored under its bar on words alone, or found another section first.
     ("Where is my order?", "shipping.tracking"),  # "order" alone: 2.2
     ("The mug I received was smashed.", "shipping.lost-damaged"),  # refunds.timing's "received" first
+    # A third sweep (2026-12-01 16:50): each was refused or found another section.
+    ("What's not returnable?", "returns.non-returnable"),  # 2.6
+    ("哪些东西不能退？", "returns.non-returnable"),  # 10.8
+    ("可以换大一号吗？", "returns.exchanges"),  # 7.9
+    ("包邮吗？", "shipping.standard"),  # 7.3
+    ("我的包裹不見了", "shipping.lost-damaged"),  # 10.8, traditional characters
+    ("My order shipped but I want to cancel", "orders.after-shipment"),  # the cancellation window first
     ("My package is late", "shipping.lost-damaged"),
     ("My refund hasn't arrived yet.", "refunds.bank-processing"),  # longer than the parcel's "hasn't arrived"
     ("My order still hasn't arrived", "shipping.lost-damaged"),

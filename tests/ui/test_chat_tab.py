@@ -46,3 +46,10 @@ def test_chinese_question_is_answered_in_chinese_and_follow_ups_keep_the_convers
     ask_in_chat(page, "保修期多长？")
     turns = page.locator("#sd-chat-transcript .sd-turn")
     assert turns.count() == 2 and "退货运费谁来付" in turns.first.inner_text()
+
+
+def test_a_follow_up_is_answered_on_the_previous_questions_topic(page, server_url):
+    open_app(page, server_url)
+    ask_in_chat(page, "Do you offer express shipping?")
+    follow_up = ask_in_chat(page, "How much does it cost?")  # alone: standard shipping
+    assert "shipping.express" in follow_up.locator(".sd-source").inner_text()
