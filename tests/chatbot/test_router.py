@@ -46,6 +46,8 @@ def test_shape_mode():
     ("包邮吗？", "shipping.standard"),  # 7.3
     ("我的包裹不見了", "shipping.lost-damaged"),  # 10.8, traditional characters
     ("My order shipped but I want to cancel", "orders.after-shipment"),  # the cancellation window first
+    ("I bought a lamp 2 months ago, can I return it?", "returns.time-limit"),  # the protection plan's "bought"
+    ("I ordered a sofa 3 weeks ago, can I return it?", "returns.time-limit"),  # the furniture warranty first
     ("My package is late", "shipping.lost-damaged"),
     ("My refund hasn't arrived yet.", "refunds.bank-processing"),  # longer than the parcel's "hasn't arrived"
     ("My order still hasn't arrived", "shipping.lost-damaged"),
