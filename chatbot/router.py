@@ -124,7 +124,8 @@ class ModelRouter:
         async for out in self.llm.generate(router_prompt(question), params):
             final = out
         mode = json.loads(final.text)
-        if mode in ("sot", "direct") and not hits:
+        # An answer needs a policy section: none found, or only the one that describes the assistant, is out of scope.
+        if mode in ("sot", "direct") and (not hits or hits[0].section.id == OUT_OF_SCOPE_SECTION):
             return Route("refuse", "out_of_scope", lang, hits)
         reason = {"escalate": "model", "refuse": "out_of_scope"}.get(mode, "policy")
         return Route(mode, reason, lang, hits)

@@ -150,3 +150,16 @@ def test_assembled_answers():
     assert assemble_answer("sot", "en", ["A", "B"], ["One."]) == "- A: One."  # a stream, one point done so far
     assert assemble_answer("sot", "en", ["Account lockout"], ["Locked for 15 minutes."]) == "Locked for 15 minutes."
     assert assemble_answer("direct", "en", ["A"], ["One."]) == "One."
+
+
+@pytest.mark.real_model
+def test_model_router_refuses_what_only_the_assistant_s_own_section_matches(planner):
+    """A message whose best section describes the assistant (no policy to outline) is refused, whatever
+    mode the model picks: 'Do you sell used cars?' was routed to sot and the outline had no points."""
+    from chatbot.router import ModelRouter
+
+    router = ModelRouter(planner.llm, planner.kb)
+    for question in ("Do you sell used cars?", "Can you write me a short poem about my cat?", "明天上海天气怎么样？"):
+        assert planner.kb.search(question, k=1)[0].section.id == OUT_OF_SCOPE_SECTION
+        route = asyncio.run(router.route(question))
+        assert route.mode == "refuse", (question, route.mode)
