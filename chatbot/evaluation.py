@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from pathlib import Path
 
@@ -12,6 +13,9 @@ from chatbot import prompts
 from chatbot.chinese_script import is_traditional, to_simplified
 from chatbot.guard import find_leaks, ground_numbers
 from chatbot.knowledge import KnowledgeBase, detect_lang
+from chatbot.planner import Answer
+
+log = logging.getLogger(__name__)
 
 _DASHES = re.compile(r"\s*[-–—~～至到]\s*")
 
@@ -76,14 +80,27 @@ def point_precision_and_recall(scored: list[dict]) -> tuple[float | None, float 
 
 async def answer_all(planner, rows: list[dict], concurrency: int = 4) -> list:
     """Answer every row, at most ``concurrency`` at a time, in input order; a row's ``previous`` is the customer's
-    previous message (the row's question is a follow-up)."""
+    previous message (the row's question is a follow-up). A question the planner fails on gives its exception
+    in place of an answer, and the others go on."""
     gate = asyncio.Semaphore(concurrency)
 
     async def one(row):
         async with gate:
-            return await planner.answer(row["question"], row.get("previous"))
+            try:
+                return await planner.answer(row["question"], row.get("previous"))
+            except Exception as exc:
+                log.error("eval question %s failed", row["id"], exc_info=exc)
+                return exc
 
     return await asyncio.gather(*(one(row) for row in rows))
+
+
+def failed_answer(row: dict, exc: BaseException) -> Answer:
+    """What a question the planner failed on is scored as: an empty answer in mode "error" (wrong routing,
+    no facts)."""
+    timings = {"route_s": None, "outline_s": None, "expand_s": None, "ttft_s": None, "total_s": 0.0}
+    return Answer("", "error", None, [], [], row.get("lang") or detect_lang(row["question"]), timings,
+                  {"prompt_tokens": 0, "completion_tokens": 0, "cached_prompt_tokens": 0}, route_reason=repr(exc))
 
 
 def summarize(scored: list[dict]) -> dict:
@@ -93,6 +110,7 @@ def summarize(scored: list[dict]) -> dict:
     point_precision, section_recall = point_precision_and_recall(scored)
     return {
         "questions": len(scored),
+        "errors": sum(s["mode"] == "error" for s in scored),
         "routing_accuracy": sum(s["routing_ok"] for s in routed) / len(routed) if routed else None,
         "fact_recall": sum(s["facts_found"] for s in scored) / facts if facts else None,
         "hallucinated_numbers": sum(len(s["hallucinated_numbers"]) for s in scored),
@@ -112,8 +130,10 @@ def run_eval(planner, kb: KnowledgeBase, questions_path: str, out_path: str, con
     scored = []
     with open(out_path, "w", encoding="utf-8") as out:
         for row, answer in zip(rows, answers):
+            error = None if isinstance(answer, Answer) else repr(answer)
+            answer = answer if error is None else failed_answer(row, answer)
             line = {"id": row["id"], **answer.as_json(), "lang": answer.lang, "guard_firings": answer.guard_firings,
-                    **score_answer(row, answer, kb)}
+                    **score_answer(row, answer, kb), **({"error": error} if error else {})}
             out.write(json.dumps(line, ensure_ascii=False) + "\n")
             scored.append(line)
     return summarize(scored)
