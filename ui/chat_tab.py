@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import gradio as gr
 
+from chatbot.chinese_script import is_traditional
 from chatbot.guard import InputRejected
 from chatbot.knowledge import detect_lang
 from chatbot.service import NotReady, Overloaded
@@ -42,7 +43,7 @@ async def stream_view(service, question: str, conversation_id: str | None = None
         raise AnswerUnavailable(f"We are busy right now; please try again in {exc.retry_after_s} s.") from exc
     except NotReady as exc:
         raise AnswerUnavailable(f"The assistant is not ready yet ({exc}); please try again shortly.") from exc
-    view = AnswerView(question, lang=detect_lang(question))
+    view = AnswerView(question, lang=detect_lang(question), traditional=is_traditional(question))
     last_frame = time.perf_counter()
     async with contextlib.aclosing(events):
         yield view

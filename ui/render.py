@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
+from chatbot.chinese_script import to_traditional
 from chatbot.planner import AnswerDone, OutlineReady, PointDelta, PointDone
 from chatbot.service import ChatError
 
@@ -43,8 +44,9 @@ ANSWER_CSS = """
 """
 
 
-def _labels(lang: str | None) -> dict[str, str]:
-    return LABELS.get(lang or "en", LABELS["en"])
+def _labels(lang: str | None, traditional: bool = False) -> dict[str, str]:
+    labels = LABELS.get(lang or "en", LABELS["en"])
+    return {key: to_traditional(text) for key, text in labels.items()} if traditional else labels
 
 
 @dataclass
@@ -53,6 +55,7 @@ class AnswerView:
 
     question: str
     lang: str = "en"
+    traditional: bool = False  # a question in traditional Chinese: labels and sources in traditional characters
     mode: str | None = None
     category: str | None = None
     titles: list[str] = field(default_factory=list)
@@ -101,25 +104,27 @@ class AnswerView:
         return self.answer.answer if self.answer is not None else ""
 
 
-def render_sources(kb, source_ids: list[str], lang: str) -> str:
+def render_sources(kb, source_ids: list[str], lang: str, traditional: bool = False) -> str:
     """An ordered list citing each KB section as "Category › Title (id)"."""
     items = []
     for source_id in source_ids:
         try:
             section = kb.get(source_id, lang)
             label = f"{kb.category_label(section.category, lang)} › {section.title}"
+            label = to_traditional(label) if traditional else label
         except KeyError:
             label = source_id
         items.append(f'<li class="sd-source">{escape(label)} <span class="sd-source-id">{escape(source_id)}</span></li>')
     if not items:
         return ""
-    return f'<div class="sd-sources"><div class="sd-heading">{escape(_labels(lang)["sources"])}</div><ol>{"".join(items)}</ol></div>'
+    heading = _labels(lang, traditional)["sources"]
+    return f'<div class="sd-sources"><div class="sd-heading">{escape(heading)}</div><ol>{"".join(items)}</ol></div>'
 
 
 def render_answer(view: AnswerView, kb) -> str:
     """The answer card: outline first (titles, points pending), then each point's text as it streams,
     then the cited sources. Escalations are highlighted and cite the contact section."""
-    labels = _labels(view.lang)
+    labels = _labels(view.lang, view.traditional)
     attrs = f'class="sd-answer" data-state="{view.state}" data-mode="{escape(view.mode or "")}"'
     if view.error is not None:
         return f'<div {attrs}><div class="sd-heading">{escape(labels["error"])}</div><div>{escape(view.error)}</div></div>'
@@ -128,7 +133,7 @@ def render_answer(view: AnswerView, kb) -> str:
     if view.mode in ("escalate", "refuse"):
         body = escape("".join(view.texts))
         css = "sd-escalate" if view.mode == "escalate" else "sd-refuse"
-        sources = render_sources(kb, [ESCALATION_SECTION], view.lang) if view.mode == "escalate" else ""
+        sources = render_sources(kb, [ESCALATION_SECTION], view.lang, view.traditional) if view.mode == "escalate" else ""
         return (f'<div {attrs}><div class="{css}"><div class="sd-heading">{escape(labels[view.mode])}</div>'
                 f'<div class="sd-point-text">{body}</div></div>{sources}</div>')
     points = []
@@ -142,7 +147,7 @@ def render_answer(view: AnswerView, kb) -> str:
                 f'<ol class="sd-outline">{"".join(points)}</ol>')
     else:
         body = f'<ul class="sd-outline sd-direct">{"".join(points)}</ul>'
-    return f'<div {attrs}>{body}{render_sources(kb, view.source_ids, view.lang)}</div>'
+    return f'<div {attrs}>{body}{render_sources(kb, view.source_ids, view.lang, view.traditional)}</div>'
 
 
 def render_turn(question: str, answer_html: str, lang: str) -> str:

@@ -56,3 +56,14 @@ def test_escalation_cites_the_contact_section_in_the_question_language(kb):
     view.apply(PointDone(0, kb.get("contact.human-agents", "zh").text, None))
     html = render_answer(view, kb)
     assert "sd-escalate" in html and "转人工客服" in html and "来源" in html and "contact.human-agents" in html
+
+
+def test_a_question_in_traditional_characters_gets_labels_and_sources_in_them(kb):
+    view = AnswerView("退貨運費誰付？流程是什麼？", lang="zh", traditional=True)
+    view.apply(OutlineReady("sot", "returns", ["退貨運費", "退貨流程"], ["returns.shipping-fees", "returns.process"], "zh"))
+    html = render_answer(view, kb)
+    assert "要點" in html and "來源" in html and "退貨政策" in html
+    assert "要点" not in html and "来源" not in html
+    failed = AnswerView("退貨運費誰付？", lang="zh", traditional=True)
+    failed.apply(ChatError("internal", "engine error"))
+    assert "出錯了" in render_answer(failed, kb)
