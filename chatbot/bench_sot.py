@@ -1,8 +1,9 @@
 """`supportdesk bench sot`: skeleton-of-thought against a direct answer of the same token length,
-from the same engine, on the eval questions that have several points."""
+from the same engine, on the eval questions that have several points (all of them, or the first N)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import statistics
 import time
@@ -40,13 +41,13 @@ async def _cold_question(planner: Planner, lang: str) -> None:
         pass
 
 
-async def _bench(planner: Planner, rows: list[dict], warm_up: list[dict]) -> dict:
+async def _bench(planner: Planner, rows: list[dict], warm_up: list[str]) -> dict:
     llm, kb = planner.llm, planner.kb
     # Untimed: both pipelines once per language, on questions outside the timed set (first compilations,
     # first allocations).
-    for row in warm_up:
-        answer = await planner.answer(row["question"])
-        await _direct_same_length(llm, row["question"], answer, kb)
+    for question in warm_up:
+        answer = await planner.answer(question)
+        await _direct_same_length(llm, question, answer, kb)
     sot_s, direct_s, prompt_tokens, cached_tokens = [], [], 0, 0
     for row in rows:
         await _cold_question(planner, detect_lang(row["question"]))
@@ -63,25 +64,29 @@ async def _bench(planner: Planner, rows: list[dict], warm_up: list[dict]) -> dic
             "prefix_cache_share": cached_tokens / prompt_tokens if prompt_tokens else 0.0, "num_questions": len(sot_s)}
 
 
-def multi_point_rows(num_questions: int) -> list[dict]:
-    """Half English, half Chinese multi-point eval questions, interleaved (English first)."""
+def multi_point_rows(num_questions: int | None = None) -> list[dict]:
+    """The eval set's multi-point questions, English and Chinese interleaved (English first): the first
+    ``num_questions`` of them, or all."""
     rows = [r for r in load_questions(EVAL_SET) if r.get("kind") == "multi"]
-    en = [r for r in rows if r.get("lang") == "en"][: (num_questions + 1) // 2]
-    zh = [r for r in rows if r.get("lang") == "zh"][: num_questions // 2]
-    return [r for pair in zip(en, zh + [None] * len(en)) for r in pair if r is not None][:num_questions]
+    en = [r for r in rows if r.get("lang") == "en"]
+    zh = [r for r in rows if r.get("lang") == "zh"]
+    mixed = [r for pair in itertools.zip_longest(en, zh) for r in pair if r is not None]
+    return mixed if num_questions is None else mixed[:num_questions]
 
 
-def timed_and_warm_up_rows(num_questions: int) -> tuple[list[dict], list[dict]]:
-    """The timed questions (`multi_point_rows`), and one more English and one more Chinese to warm up on."""
-    rows = multi_point_rows(num_questions + 2)
-    timed, rest = rows[:num_questions], rows[num_questions:]
-    langs = {row.get("lang") for row in timed}
-    return timed, [row for row in rest if row.get("lang") in langs] or rest
+def warm_up_questions(rows: list[dict]) -> list[str]:
+    """One multi-point question per language of ``rows`` that the eval set does not have: the prompts' first
+    few-shot example's."""
+    return [prompts.example_question(lang) for lang in dict.fromkeys(row["lang"] for row in rows)]
 
 
-def run_sot_bench(planner: Planner, num_questions: int = 12, as_json: bool = False) -> dict:
-    """Half English, half Chinese multi-point questions; prints a table or one JSON object."""
-    result = asyncio.run(_bench(planner, *timed_and_warm_up_rows(num_questions)))
+def run_sot_bench(planner: Planner, num_questions: int | None = None, as_json: bool = False) -> dict:
+    """The eval set's multi-point questions (all, or the first ``num_questions``); prints a table or one JSON
+    object."""
+    if num_questions is not None and num_questions < 1:
+        raise ValueError(f"--num-questions must be at least 1, got {num_questions}")
+    rows = multi_point_rows(num_questions)
+    result = asyncio.run(_bench(planner, rows, warm_up_questions(rows)))
     if as_json:
         print(json.dumps(result))
     else:

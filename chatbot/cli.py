@@ -130,7 +130,7 @@ def _cmd_bench(args) -> int:
     elif args.what == "ray":
         from chatbot.ray_bench import run_ray_bench
 
-        run_ray_bench(_engine_config(args), num_replicas=args.replicas, num_questions=args.num_questions,
+        run_ray_bench(_engine_config(args), num_replicas=args.replicas, num_questions=args.num_questions or 12,
                       concurrency=args.concurrency, as_json=args.json)
     elif args.what == "sot":
         from chatbot.bench_sot import run_sot_bench
@@ -201,7 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="benchmarks, side by side with their anchors")
     p.add_argument("what", choices=["quant", "engine", "attention", "sot", "ray"])
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--num-questions", type=int, default=12, help="sot, ray: multi-point eval questions to time")
+    p.add_argument("--num-questions", type=int, default=None,
+                   help="sot: the first N multi-point eval questions (default: all); ray: N (default 12)")
     p.add_argument("--num-requests", type=int, default=64, help="engine: requests per scenario")
     p.add_argument("--replicas", type=int, default=2, help="ray: engine replicas")
     p.add_argument("--concurrency", type=int, default=4, help="ray: answers in flight")

@@ -69,6 +69,11 @@ def outline_json(category_label: str, key_points: list[str]) -> str:
     return json.dumps({"category": category_label, "key_points": key_points}, ensure_ascii=False, separators=(",", ":"))
 
 
+def example_question(lang: str) -> str:
+    """The question of the language's first few-shot example (a multi-point one)."""
+    return _EXAMPLES[lang][0][0]
+
+
 def _example_block(lang: str) -> str:
     lab = _LABELS[lang]
     parts = []

@@ -4,23 +4,28 @@ import asyncio
 import pytest
 
 from chatbot import prompts
-from chatbot.bench_sot import _cold_question, multi_point_rows, timed_and_warm_up_rows
+from chatbot.bench_sot import _cold_question, multi_point_rows, run_sot_bench, warm_up_questions
+from chatbot.knowledge import detect_lang
 from engine.sampling import SamplingParams
 
 
-def test_multi_point_rows_interleave_english_and_chinese():
-    rows = multi_point_rows(12)
-    assert [r["lang"] for r in rows] == ["en", "zh"] * 6
-    assert all(r["kind"] == "multi" for r in rows) and len({r["id"] for r in rows}) == 12
+def test_multi_point_rows_are_all_of_them_english_and_chinese_interleaved(eval_questions):
+    every = [q for q in eval_questions if q["kind"] == "multi"]
+    rows = multi_point_rows()
+    assert sorted(r["id"] for r in rows) == sorted(q["id"] for q in every)
+    assert [r["lang"] for r in rows[:12]] == ["en", "zh"] * 6 and multi_point_rows(12) == rows[:12]
 
 
-def test_warm_up_questions_are_one_per_language_and_never_timed():
-    timed, warm_up = timed_and_warm_up_rows(12)
-    assert timed == multi_point_rows(12)
-    assert sorted(r["lang"] for r in warm_up) == ["en", "zh"]
-    assert not {r["id"] for r in warm_up} & {r["id"] for r in timed}
-    timed, warm_up = timed_and_warm_up_rows(1)
-    assert [r["lang"] for r in timed] == ["en"] and [r["lang"] for r in warm_up] == ["en"]
+def test_warm_up_questions_are_one_per_language_and_never_timed(eval_questions):
+    warm_up = warm_up_questions(multi_point_rows())
+    assert [detect_lang(q) for q in warm_up] == ["en", "zh"]
+    assert not set(warm_up) & {q["question"] for q in eval_questions}
+    assert [detect_lang(q) for q in warm_up_questions(multi_point_rows(1))] == ["en"]
+
+
+def test_no_questions_is_an_error():
+    with pytest.raises(ValueError, match="at least 1"):
+        run_sot_bench(None, num_questions=0)
 
 
 @pytest.mark.real_model
