@@ -116,6 +116,11 @@ def tokenize(text: str) -> list[str]:
     return tokens
 
 
+def word_terms(text: str) -> list[str]:
+    """The index terms of ``text`` that are words: English words and Chinese characters (not the bigrams)."""
+    return [term for term in tokenize(text) if len(term) == 1 or not _CJK_RE.match(term)]
+
+
 def is_cjk(token: str) -> bool:
     """Whether an index term (`tokenize`) is Chinese: a character or a bigram."""
     return bool(_CJK_RE.match(token))
@@ -312,7 +317,7 @@ class KnowledgeBase:
         """Whether every word of ``text`` (each English word, each Chinese character; stopwords aside) occurs in
         the knowledge base of ``lang``: "How long does it take?" does, "What's the weather in Paris?" does not."""
         index = self._indexes[lang][0]
-        return all(term in index.idf for term in tokenize(to_simplified(text)) if not is_cjk(term) or len(term) == 1)
+        return all(term in index.idf for term in word_terms(to_simplified(text)))
 
     def search(
         self, query: str, lang: str | None = None, k: int = 5, category: str | None = None

@@ -9,7 +9,7 @@ import re
 from typing import NamedTuple
 
 from chatbot.guard import escalation_reason, refusal_reason
-from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize
+from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
 
 _GREETING = re.compile(
     r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|你好|您好|嗨|谢谢)( there| all)?\W*$", re.I)
@@ -37,18 +37,18 @@ def in_scope_bar(message: str, lang: str) -> float:
 
 # A follow-up ("How much does it cost?" after "Do you offer express shipping?") is read with the customer's
 # previous message when it is short and its own words point to the section the two find together.
-FOLLOW_UP_MAX_TERMS = 8
+FOLLOW_UP_MAX_WORDS = 8
 FOLLOW_UP_OWN_SHARE = 0.4
 
 
 def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
     """``previous`` and ``message`` together, when ``message`` reads as a follow-up of ``previous``: it is short
-    (at most `FOLLOW_UP_MAX_TERMS` index terms), the two together find a section that clears the in-scope bar,
+    (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters, stopwords aside), the two together find a section that clears the in-scope bar,
     and ``message``'s own words score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or, where
     ``message`` alone is under the bar, every word of it is one the knowledge base uses ("How long do I
     have?", "要多久？") and it has no words or some score on that section. A new topic ("What's the weather in
     Paris?", "Tell me a joke") stays on its own. Else None."""
-    if not previous or not previous.strip() or len(tokenize(message)) > FOLLOW_UP_MAX_TERMS:
+    if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
         return None
     query = f"{previous}\n{message}"
     hits = kb.search(query, lang=lang, k=1)

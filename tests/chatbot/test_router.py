@@ -114,6 +114,7 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     # A question of its own keeps its own section.
     ("Do you ship to Canada?", "Can I pay with PayPal?", "payment.methods"),
     ("电子产品保修多久？", "那家具呢？", "warranty.furniture"),
+    ("能寄到加拿大吗？", "大概需要等几天？", "shipping.international"),  # 13 index terms, 7 words: standard shipping
 ])
 def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
