@@ -295,8 +295,8 @@ class Planner:
 
     async def _outline(self, question: str, route: Route, asked: set[str],
                        usage: _Usage) -> tuple[str, list[Section], list[int]]:
-        """Generate the outline JSON under the schema (the points: `select_points` with ``asked``); returns the
-        category, the point sections and the shared prefix ids."""
+        """Generate the outline JSON under the schema (the points: `select_points` with ``asked``), or write it
+        where the schema admits only one; returns the category, the point sections and the shared prefix ids."""
         lang = route.lang
         hits = [h for h in route.hits if h.section.id != OUT_OF_SCOPE_SECTION]  # describes the assistant, not a policy
         # The key points are fixed by retrieval (`select_points`); the model picks the category, among those
@@ -315,15 +315,22 @@ class Planner:
             "additionalProperties": False,
         }
         prompt_ids = self.tokenizer.encode(prompts.outline_prompt(lang, question, titles)).ids
-        params = SamplingParams(max_tokens=96, json_schema=schema)
-        final = None
-        async for out in self.llm.generate(prompt_ids, params):
-            final = out
-        usage.add(final)
-        outline = json.loads(final.text)
+        if len(labels) == 1:
+            # The schema admits one outline: it is written without a model step, as jump-forward decoding writes
+            # forced text (the engine does so for every outline token after the first), and the expansions
+            # prefill its prompt with their own, in one step.
+            text = prompts.outline_json(labels[0], point_lists[0])
+            output_ids = self.tokenizer.encode(text, add_special_tokens=False).ids
+        else:
+            final = None
+            async for out in self.llm.generate(prompt_ids, SamplingParams(max_tokens=96, json_schema=schema)):
+                final = out
+            usage.add(final)
+            text = final.text
+            output_ids = [t for t in final.token_ids if t not in self.llm.eos_token_ids]
+        outline = json.loads(text)
         by_title = {s.title: s for s in candidates}
         sections = [by_title[t] for t in dict.fromkeys(outline["key_points"])]
-        output_ids = [t for t in final.token_ids if t not in self.llm.eos_token_ids]
         return self.kb.category_key(outline["category"]), sections, prompt_ids + output_ids
 
     async def _expand(self, question: str, route: Route, sections: list[Section], prefix_ids: list[int] | None,

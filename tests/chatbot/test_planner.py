@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from chatbot.bench_sot import _cold_question
 from chatbot.evaluation import point_precision_and_recall, point_scores, score_answer
 from chatbot.knowledge import detect_lang
 from chatbot.planner import assemble_answer, guard_point, sections_asked, select_points
@@ -110,6 +111,7 @@ def test_select_points_in_rank_order_with_the_category_rule(kb):
                                  "en-out-of-scope-01", "zh-trad-01", "zh-trad-04", "en-followup-01", "zh-followup-02"])
 def test_eval_questions_answered_correctly(planner, eval_questions, qid):
     row = next(r for r in eval_questions if r["id"] == qid)
+    asyncio.run(_cold_question(planner, row["lang"]))  # a server's steady state: its instructions warm
     answer = asyncio.run(planner.answer(row["question"], row.get("previous")))
     scores = score_answer(row, answer, planner.kb)
     assert scores["routing_ok"], (answer.mode, row["expected_mode"])
@@ -119,7 +121,8 @@ def test_eval_questions_answered_correctly(planner, eval_questions, qid):
         assert answer.sources == [h.section.id for h in _planner_points(planner.kb, row["question"])]
         assert len(answer.outline) == len(answer.sources) >= 2
         assert answer.category == row["expected_category"]
-        # The expansions reuse the outline request's prefix from the cache.
+        # The expansions share one prefix, prefilled once: by the outline request, or, where the outline is
+        # written without one, by the first expansion in the step that runs them all.
         assert answer.expansion_cached_tokens >= 0.8 * answer.expansion_prompt_tokens
 
 
@@ -163,3 +166,16 @@ def test_model_router_refuses_what_only_the_assistant_s_own_section_matches(plan
         assert planner.kb.search(question, k=1)[0].section.id == OUT_OF_SCOPE_SECTION
         route = asyncio.run(router.route(question))
         assert route.mode == "refuse", (question, route.mode)
+
+
+@pytest.mark.real_model
+@pytest.mark.parametrize(("qid", "outline_request"), [("en-multi-01", False), ("zh-multi-06", True)])
+def test_an_outline_the_schema_forces_takes_no_model_step(planner, eval_questions, qid, outline_request):
+    """en-multi-01's top sections are all returns: the schema admits one outline, written without a request.
+    zh-multi-06's span refunds and warranty: the model picks the category under the schema."""
+    row = next(r for r in eval_questions if r["id"] == qid)
+    asyncio.run(_cold_question(planner, row["lang"]))
+    answer = asyncio.run(planner.answer(row["question"]))
+    assert answer.mode == "sot" and answer.category == row["expected_category"]
+    assert (answer.usage["prompt_tokens"] > answer.expansion_prompt_tokens) == outline_request
+    assert answer.expansion_cached_tokens >= 0.8 * answer.expansion_prompt_tokens
