@@ -43,11 +43,11 @@ FOLLOW_UP_OWN_SHARE = 0.4
 
 def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
     """``previous`` and ``message`` together, when ``message`` reads as a follow-up of ``previous``: it is short
-    (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters, stopwords aside), the two together find a section that clears the in-scope bar,
-    and ``message``'s own words score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or, where
-    ``message`` alone is under the bar, every word of it is one the knowledge base uses ("How long do I
-    have?", "要多久？") and it has no words or some score on that section. A new topic ("What's the weather in
-    Paris?", "Tell me a joke") stays on its own. Else None."""
+    (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters, stopwords aside), the two together find a
+    section that clears the in-scope bar, and ``message``'s own words score at least `FOLLOW_UP_OWN_SHARE` of
+    the bar on that section, or, where ``message`` alone is under the bar, every word of it is one the
+    knowledge base uses ("How long do I have?", "要多久？") and it has no words or some score on that section.
+    A new topic ("What's the weather in Paris?", "Tell me a joke") stays on its own. Else None."""
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
         return None
     query = f"{previous}\n{message}"
@@ -61,6 +61,14 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
         return query
     weak = not own_hits or own_hits[0].score < bar
     return query if weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)) else None
+
+
+def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None) -> tuple[str, str, list]:
+    """The question's language, the query its sections are retrieved by (``query``, default the question, or
+    the `follow_up_query` with ``previous``) and its top 8 sections: what both routers route on."""
+    lang = detect_lang(question)
+    query = follow_up_query(kb, query or question, previous, lang) or query or question
+    return lang, query, kb.search(query, lang=lang, k=8)
 
 
 class Route(NamedTuple):
@@ -79,9 +87,7 @@ class RuleRouter:
     def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
         """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
         follow-up of the customer's ``previous`` message (`follow_up_query`), by the two together."""
-        lang = detect_lang(question)
-        query = follow_up_query(self.kb, query or question, previous, lang) or query or question
-        hits = self.kb.search(query, lang=lang, k=8)
+        lang, query, hits = retrieve(self.kb, question, query, previous)
         reason = escalation_reason(question)
         if reason:
             return Route("escalate", reason, lang, hits)
@@ -116,9 +122,7 @@ class ModelRouter:
         from chatbot.prompts import ROUTER_MODES, router_prompt
         from engine.sampling import SamplingParams
 
-        lang = detect_lang(question)
-        query = follow_up_query(self.kb, query or question, previous, lang) or query or question
-        hits = self.kb.search(query, lang=lang, k=8)
+        lang, _, hits = retrieve(self.kb, question, query, previous)
         params = SamplingParams(max_tokens=8, json_schema={"type": "string", "enum": list(ROUTER_MODES)})
         final = None
         async for out in self.llm.generate(router_prompt(question), params):
