@@ -8,12 +8,22 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
 
 _GREETING = re.compile(
     r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|你好|您好|嗨|谢谢)( there| all)?\W*$", re.I)
 _OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东|淘宝|天猫|拼多多|苏宁", re.I)
+# Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy
+# (shipping, fees, the protection plan, installments, refunds, price adjustments) keeps a price question in scope.
+_CATALOG = re.compile(
+    r"\bdo you (sell|carry|stock)\b|\b(in|out of|back in) stock\b|\bhow much (is|are|does|do) (the|a|an|this|that|these|"
+    r"those|your)\b|\bprice of\b|\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
+    r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)
+_PRICED_POLICY = re.compile(
+    r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
+    r"differen|adjust|cheap|sale|match|运|配送|快递|邮|标签|费|保修|延保|保障|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
 _CLAUSE_SEPARATORS = re.compile(r"[,，、;；]|\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
 OUT_OF_SCOPE_SECTION = "contact.scope"
@@ -94,10 +104,13 @@ class RuleRouter:
         reason = refusal_reason(question)
         if reason:
             return Route("refuse", reason, lang, hits)
-        if _GREETING.match(question):
+        simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
+        if _GREETING.match(simplified):
             return Route("direct", "greeting", lang, [])
+        if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
+            return Route("refuse", "catalog", lang, hits)
         if (not hits or hits[0].score < in_scope_bar(query, lang)
-                or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(question)):
+                or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)):
             return Route("refuse", "out_of_scope", lang, hits)
         return Route(shape_mode(question), "policy", lang, hits)
 

@@ -79,6 +79,10 @@ def test_shape_mode():
     ("Klarna怎么用？", "payment.installments"),  # a phrase now: "klarna" is a word before "怎"
     ("Can I return my order after 40 days?", "returns.time-limit"),  # the process (its "Orders page") first
     ("Can I still return it after 5 weeks?", "returns.time-limit"),  # the restocking fee first
+    ("我的订单在哪里？", "shipping.tracking"),  # the refund method's "退到哪里" first
+    ("Can I get a refund in cash?", "refunds.method"),  # refused: no section named cash
+    ("可以退现金吗？", "refunds.method"),
+    ("Can I pay cash on delivery?", "payment.methods"),  # refused
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -94,6 +98,34 @@ def test_short_policy_questions_are_answered_not_refused(kb, question, section_i
                                       "你们卖iPad吗？", "帮我写一个Python程序"])
 def test_short_questions_outside_the_policies_are_refused(kb, question):
     assert RuleRouter(kb).route(question).mode == "refuse"
+
+
+@pytest.mark.parametrize("question", ["你们卖笔记本电脑吗？", "你們賣筆記本電腦嗎？", "iPhone 15多少钱？", "這張沙發多少錢？",
+                                      "沙发有货吗？", "这款耳机还有库存吗？", "Do you sell laptops?", "Is the oak table in stock?",
+                                      "When will the blue sweater be back in stock?", "What's the price of the Aero sofa?",
+                                      "How much is the iPhone 15?", "What does the oak table cost?"])
+def test_questions_about_the_catalogue_are_refused(kb, question):
+    """Products, prices and stock are in no policy; product names are warranty keywords ("笔记本", "沙发"), and
+    "多少钱" a shipping one, so retrieval alone answered "你们卖笔记本电脑吗？" with the electronics warranty and
+    "iPhone 15多少钱？" with standard shipping."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("refuse", "catalog")
+
+
+@pytest.mark.parametrize("question, section_id", [
+    ("How much is the restocking fee?", "returns.restocking-fee"), ("How much is express shipping?", "shipping.express"),
+    ("What does the extended protection plan cost?", "warranty.protection-plan"), ("延保多少钱？", "warranty.protection-plan"),
+    ("Do you sell extended warranties?", "warranty.protection-plan"), ("退货标签费多少钱？", "returns.shipping-fees"),
+    ("订单满多少钱免运费？", "shipping.standard"), ("价格降了能退差价吗？", "payment.price-adjustment"),
+    ("分期付款最低多少钱？", "payment.installments")])
+def test_prices_of_policies_are_answered(kb, question, section_id):
+    route = RuleRouter(kb).route(question)
+    assert route.mode == "direct" and route.hits[0].section.id == section_id
+
+
+def test_a_price_follow_up_of_a_policy_is_answered(kb):
+    route = RuleRouter(kb).route("要多少钱？", previous="加急配送多久能到？")
+    assert route.mode == "direct" and route.hits[0].section.id == "shipping.express"
 
 
 def test_the_in_scope_bar_follows_the_message_s_terms():
