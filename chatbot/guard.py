@@ -75,7 +75,8 @@ _ESCALATION_RULES = {
         r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
-        r"转人工|人工客服|人工服务|真人",
+        r"\bcomplain(t|ts|ing)?\b",
+        r"转人工|人工客服|人工服务|真人|投诉",
     ),
 }
 

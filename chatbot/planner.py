@@ -280,24 +280,24 @@ class Planner:
         return await route if asyncio.iscoroutine(route) else route
 
     def _canned_reply(self, route: Route) -> str:
-        """Escalations give the phone number and chat hours; refusals say what we can help with (and, for a
-        question about the catalogue, how to reach an agent)."""
+        """Escalations give the phone number and chat hours; refusals say what we can help with and how to reach
+        a human agent for anything else (a question about the catalogue says it cannot look up products)."""
         lang = route.lang
+        agents = self.kb.get("contact.human-agents", lang).text
         if route.mode == "escalate":
-            lead = ("这个问题需要人工客服处理。" if lang == "zh" else "This needs a human agent. ")
-            return lead + self.kb.get("contact.human-agents", lang).text
+            return ("这个问题需要人工客服处理。" if lang == "zh" else "This needs a human agent. ") + agents
         topics = ("、" if lang == "zh" else ", ").join(
             self.kb.category_label(c, lang) for c in self.kb.categories if c != "contact")
         if route.reason == "greeting":
             return (f"您好！我可以解答关于{topics}的问题。" if lang == "zh"
                     else f"Hello! I can help with Northwind's policies: {topics}.")
-        if route.reason == "catalog":  # products, prices and stock: a human agent can look them up
-            agents = self.kb.get("contact.human-agents", lang).text
-            return (f"抱歉，我查不到商品、价格或库存。我可以解答关于{topics}的问题；商品方面的问题请咨询人工客服。{agents}"
-                    if lang == "zh" else f"Sorry, I can't look up products, prices or stock. I can answer questions "
-                    f"about Northwind's policies: {topics}. For product questions, please ask a human agent. {agents}")
-        return (f"抱歉，这个问题我无法回答。我可以帮您解答关于{topics}的问题。" if lang == "zh"
-                else f"Sorry, I can't help with that. I can answer questions about Northwind's policies: {topics}.")
+        if lang == "zh":
+            lead = "抱歉，我查不到商品、价格或库存。" if route.reason == "catalog" else "抱歉，这个问题我无法回答。"
+            return f"{lead}我可以帮您解答关于{topics}的问题；其他问题请咨询人工客服。{agents}"
+        lead = "Sorry, I can't look up products, prices or stock." if route.reason == "catalog" else \
+            "Sorry, I can't help with that."
+        return (f"{lead} I can answer questions about Northwind's policies: {topics}. For anything else, please ask "
+                f"a human agent. {agents}")
 
     async def _outline(self, question: str, route: Route, asked: set[str],
                        usage: _Usage) -> tuple[str, list[Section], list[int]]:

@@ -64,6 +64,8 @@ ESCALATIONS = [
     ("Let me chat with a manager", "human"),
     ("转人工", "human"),
     ("我要人工客服", "human"),
+    ("I want to file a complaint about my delivery", "human"),
+    ("我想投诉", "human"),
 ]
 NOT_ESCALATIONS = [
     "How do I return a lamp?",
