@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
+from chatbot.intents import SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
 
 _GREETING = re.compile(
@@ -73,77 +74,15 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
     return query if weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)) else None
 
 
-# A message that asks to return something or for a refund and says nothing more specific ("Can I return a lamp?",
-# "I want a refund", "床垫能退吗？", "我想退款") scores under the bar: "return" and "refund" are in most sections of
-# their category. A product name can find the warranty section of its kind ("chair": furniture frames). Such a
-# message gets its category's lead section: the return window, the refund timing.
-PRODUCT_SECTIONS = frozenset({"warranty.electronics", "warranty.furniture"})  # their keywords name products
-_INTENT_SECTIONS = (
-    (re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I), "refunds.timing"),
-    (re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I), "returns.time-limit"),
-)
-
-
-def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
-                bar: float) -> list[ScoredSection]:
-    """``hits`` with the lead section of the intent ``question`` names (`_INTENT_SECTIONS`) first, at the
-    in-scope ``bar``, when the best hit is under the bar or one of the `PRODUCT_SECTIONS`. A best hit over the
-    bar otherwise answers it better: the non-returnable items for "Can I return a gift card?", the shipping
-    charges for "运费能退吗？", the warranty claims for "Can I get a replacement instead of a refund?"."""
-    if hits and hits[0].score >= bar and hits[0].section.id not in PRODUCT_SECTIONS:
-        return hits
-    text = to_simplified(question)
-    section_id = next((section_id for pattern, section_id in _INTENT_SECTIONS if pattern.search(text)), None)
-    if section_id is None:
-        return hits
-    lead = ScoredSection(kb.get(section_id, lang), bar)
-    return [lead] + [h for h in hits if h.section.id != section_id]
-
-
-# A message that names a category and asks nothing more ("What's your return policy?", "How does shipping work?",
-# "保修政策", "退货和退款政策是什么？") asks for its overview: the category's lead sections, the first of its file.
-_CATEGORY_NAMES = {
-    "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款", "shipping": r"\bshipping\b|\bdelivery\b|配送|发货",
-    "payment": r"\bpayments?\b|支付|付款", "warranty": r"\bwarrant(y|ies)\b|\bguarantees?\b|保修",
-    "account": r"\baccounts?\b|账户|账号", "orders": r"\borders?\b|订单"}
-_OVERVIEW_WORDS = re.compile(
-    r"\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
-    r"\bwhat(?:'s| is| are) (your|the)\b|"
-    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款", re.I)
-OVERVIEW_POINTS = 4
-
-
-def overview_categories(question: str) -> list[str]:
-    """The categories (one or two) ``question`` asks for the overview of: it names them (`_CATEGORY_NAMES`) and
-    has words that ask in general ("policy", "how does … work", "政策") and no word of its own, or nothing but
-    the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask something."""
-    text = to_simplified(question)
-    named = [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I)]
-    if not 1 <= len(named) <= 2:
-        return []
-    rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I)
-    general = _OVERVIEW_WORDS.sub(" ", rest)
-    if general == rest and re.search(r"\w", rest):
-        return []
-    return [] if word_terms(general) else named
-
-
-def overview_hits(kb: KnowledgeBase, categories: list[str], lang: str, bar: float) -> list[ScoredSection]:
-    """The lead sections of ``categories``, `OVERVIEW_POINTS` in all, shared out, each at the in-scope ``bar``."""
-    share = OVERVIEW_POINTS // len(categories)
-    return [ScoredSection(section, bar) for c in categories for section in kb.sections(lang, c)[:share]]
-
-
-def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None) -> tuple[str, str, list]:
+def retrieve(kb: KnowledgeBase, question: str, query: str | None,
+             previous: str | None) -> tuple[str, str, list[ScoredSection], str | None]:
     """The question's language, the query its sections are retrieved by (``query``, default the question, or
-    the `follow_up_query` with ``previous``) and its top 8 sections (`intent_hits`), or for a question that
-    asks for an overview, its categories' lead sections (`overview_hits`): what both routers route on."""
+    the `follow_up_query` with ``previous``), its top 8 sections, and its intent where retrieval misses it
+    (`intents.intent_hits`, which then puts the intent's sections first): what both routers route on."""
     lang = detect_lang(question)
     query = follow_up_query(kb, query or question, previous, lang) or query or question
-    bar = in_scope_bar(query, lang)
-    if categories := overview_categories(question):
-        return lang, query, overview_hits(kb, categories, lang, bar)
-    return lang, query, intent_hits(kb, question, lang, kb.search(query, lang=lang, k=8), bar)
+    hits, intent = intent_hits(kb, question, lang, kb.search(query, lang=lang, k=8), in_scope_bar(query, lang))
+    return lang, query, hits, intent
 
 
 class Route(NamedTuple):
@@ -162,7 +101,7 @@ class RuleRouter:
     def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
         """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
         follow-up of the customer's ``previous`` message (`follow_up_query`), by the two together."""
-        lang, query, hits = retrieve(self.kb, question, query, previous)
+        lang, query, hits, intent = retrieve(self.kb, question, query, previous)
         reason = escalation_reason(question)
         if reason:
             return Route("escalate", reason, lang, hits)
@@ -174,8 +113,8 @@ class RuleRouter:
             return Route("direct", "greeting", lang, [])
         if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
             return Route("refuse", "catalog", lang, hits)
-        if overview_categories(question):
-            return Route("sot", "overview", lang, hits)
+        if intent in SEVERAL_POINTS:
+            return Route("sot", intent, lang, hits)
         if (not hits or hits[0].score < in_scope_bar(query, lang)
                 or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)):
             return Route("refuse", "out_of_scope", lang, hits)
@@ -202,7 +141,7 @@ class ModelRouter:
         from chatbot.prompts import ROUTER_MODES, router_prompt
         from engine.sampling import SamplingParams
 
-        lang, _, hits = retrieve(self.kb, question, query, previous)
+        lang, _, hits, _ = retrieve(self.kb, question, query, previous)
         params = SamplingParams(max_tokens=8, json_schema={"type": "string", "enum": list(ROUTER_MODES)})
         final = None
         async for out in self.llm.generate(router_prompt(question), params):

@@ -107,7 +107,7 @@ def test_select_points_in_rank_order_with_the_category_rule(kb):
 
 
 @pytest.mark.real_model
-@pytest.mark.parametrize("qid", ["en-multi-02", "en-multi-21", "zh-multi-04", "zh-multi-01", "en-single-05", "zh-escalation-01",
+@pytest.mark.parametrize("qid", ["en-multi-02", "en-multi-21", "zh-multi-22", "zh-multi-04", "zh-multi-01", "en-single-05", "zh-escalation-01",
                                  "en-out-of-scope-01", "zh-out-of-scope-06", "zh-trad-01", "zh-trad-04", "en-followup-01", "zh-followup-02"])
 def test_eval_questions_answered_correctly(planner, eval_questions, qid):
     row = next(r for r in eval_questions if r["id"] == qid)

@@ -1,0 +1,85 @@
+"""Intents that retrieval misses, and the sections that answer them.
+
+BM25 finds a section by the words a message shares with it. Some of the commonest messages share only the
+words that every section of a category has, or a product name that a warranty section lists:
+
+- a category's overview ("What's your return policy?", "How does shipping work?", "保修政策"): the
+  category's lead sections, the first of its file;
+- a broken product ("My TV doesn't turn on", "椅子腿断了"): a defect in the return window, the warranty's
+  coverage and claims, and the product's own warranty where the message names one;
+- a bare return or refund request ("Can I return a lamp?", "I want a refund", "床垫能退吗？"): the return
+  window, the refund timing.
+"""
+from __future__ import annotations
+
+import re
+
+from chatbot.chinese_script import to_simplified
+from chatbot.knowledge import KnowledgeBase, ScoredSection, word_terms
+
+PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
+SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
+OVERVIEW_POINTS = 4
+
+_CATEGORY_NAMES = {
+    "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款", "shipping": r"\bshipping\b|\bdelivery\b|配送|发货",
+    "payment": r"\bpayments?\b|支付|付款", "warranty": r"\bwarrant(y|ies)\b|\bguarantees?\b|保修",
+    "account": r"\baccounts?\b|账户|账号", "orders": r"\borders?\b|订单"}
+_OVERVIEW_WORDS = re.compile(
+    r"\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
+    r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
+    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款", re.I)
+_DEFECT = re.compile(
+    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bdefect|\bfaulty\b|\b(not|stopped) working\b|\b(doesn'?t|does not|won'?t|will not|isn'?t|"
+    r"is not|no longer|can'?t|cannot) (work|turn on|switch on|power on|start)\b"
+    r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应", re.I)
+_DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
+_ONE_SECTION_INTENTS = (  # the first that matches
+    ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I), "refunds.timing"),
+    ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I), "returns.time-limit"),
+)
+
+
+def overview_categories(question: str) -> list[str]:
+    """The categories (one or two) ``question`` asks for the overview of: it names them (`_CATEGORY_NAMES`) and
+    has words that ask in general ("policy", "how does … work", "政策") and no word of its own, or nothing but
+    the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask something."""
+    text = to_simplified(question)
+    named = [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I)]
+    if not 1 <= len(named) <= 2:
+        return []
+    rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I)
+    general = _OVERVIEW_WORDS.sub(" ", rest)
+    if general == rest and re.search(r"\w", rest):
+        return []
+    return [] if word_terms(general) else named
+
+
+def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection]) -> tuple[str | None, list]:
+    if categories := overview_categories(text):
+        share = OVERVIEW_POINTS // len(categories)
+        return "overview", [s for c in categories for s in kb.sections(lang, c)[:share]]
+    if _DEFECT.search(text):
+        product = [h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS][:1]
+        ids = _DEFECT_SECTIONS[:1] + tuple(product) + _DEFECT_SECTIONS[1:]
+        return "defect", [kb.get(section_id, lang) for section_id in ids]
+    for intent, pattern, section_id in _ONE_SECTION_INTENTS:
+        if pattern.search(text):
+            return intent, [kb.get(section_id, lang)]
+    return None, []
+
+
+def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
+                bar: float) -> tuple[list[ScoredSection], str | None]:
+    """``hits`` with the sections of ``question``'s intent first, each at the in-scope ``bar``, and the intent
+    ("overview", "defect", "return", "refund"), or ``hits`` and None. An overview always; another intent when
+    the best hit is under the bar or one of the `PRODUCT_SECTIONS`: a best hit over the bar otherwise answers
+    better (the non-returnable items for "Can I return a gift card?", the shipping charges for "运费能退吗？",
+    the parcels damaged in transit for "It arrived broken")."""
+    text = to_simplified(question)
+    specific = bool(hits) and hits[0].score >= bar and hits[0].section.id not in PRODUCT_SECTIONS
+    intent, sections = _intent_sections(kb, text, lang, hits)
+    if intent is None or (specific and intent != "overview"):
+        return hits, None
+    chosen = {s.id for s in sections}
+    return [ScoredSection(s, bar) for s in sections] + [h for h in hits if h.section.id not in chosen], intent
