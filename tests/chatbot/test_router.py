@@ -86,6 +86,11 @@ def test_shape_mode():
     ("How do I contact you?", "contact.human-agents"),  # refused
     ("The item doesn't match the description", "returns.shipping-fees"),  # the price adjustment ("match")
     ("收到的东西和描述不一样", "returns.shipping-fees"),  # refused
+    ("Can I get a discount?", "payment.promo-codes"), ("有折扣吗？", "payment.promo-codes"),  # both refused
+    ("When will my order arrive?", "shipping.standard"),  # what to do after shipment
+    ("什么时候能到？", "shipping.standard"), ("几天能到？", "shipping.standard"),  # both refused
+    ("My order is delayed", "shipping.lost-damaged"), ("订单延误了", "shipping.lost-damaged"),  # both refused
+    ("周末送货吗？", "shipping.dispatch"),  # refused
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -135,10 +140,11 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "What if I lost my receipt?", "Can I pick up in store?", "Do you have a physical store?", "Why was my card declined?",
     "How do I unsubscribe from your emails?", "Do you have a loyalty program?", "Can I schedule a delivery time?",
     "Does the warranty transfer to a new owner?", "我可以去门店自提吗？", "有会员积分吗？", "能指定送货时间吗？", "要签收吗？",
-    "保修可以转给别人吗？", "怎么修改信用卡信息？"])
+    "保修可以转给别人吗？", "怎么修改信用卡信息？", "My payment failed", "付款失败了"])
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
-    ("store", "积分"), the charge timing ("card"), the return window ("时间"), the privacy section ("别人")."""
+    ("store", "积分"), the charge timing ("card"), the return window ("时间"), the privacy section ("别人"), the
+    account lockout ("failed")."""
     route = RuleRouter(kb).route(question)
     assert route.mode == "refuse" and route.hits[0].section.id == "contact.scope"
 

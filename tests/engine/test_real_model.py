@@ -112,13 +112,14 @@ def _looping_and_policy_prompts(llm) -> list[list[int]]:
     return [ids[i:i + 200] for i in (0, 700, 1400)] + [rng.choices(ids, k=rng.randint(32, 300)) for _ in range(5)]
 
 
-@lru_cache(maxsize=1)
-def _one_token_a_step() -> list[list[int]]:
+@lru_cache(maxsize=2)
+def _one_token_a_step(max_tokens: int = 64) -> list[list[int]]:
     """The prompts' greedy tokens from an engine without drafts and with room for every sequence."""
     llm = real_llm("int8")
     plain = LLM(EngineConfig(dtype="int8", max_num_batched_tokens=512, max_model_len=2048, num_speculative_tokens=0))
     track_engine(plain.engine)
-    return [o.token_ids for o in plain.generate(_looping_and_policy_prompts(llm), _PARAMS)]
+    params = SamplingParams(max_tokens=max_tokens, ignore_eos=True)
+    return [o.token_ids for o in plain.generate(_looping_and_policy_prompts(llm), params)]
 
 
 _PARAMS = SamplingParams(max_tokens=64, ignore_eos=True)
@@ -146,6 +147,9 @@ def test_int8_preemption_changes_nothing():
     tight = LLM(EngineConfig(dtype="int8", max_num_batched_tokens=512, max_model_len=512,
                              kv_cache_bytes=66 * 15 * block + 32 * 3 * block))  # the least pools max_model_len allows
     track_engine(tight.engine)
-    got = [o.token_ids for o in tight.generate(_looping_and_policy_prompts(llm), _PARAMS)]
+    # 128 tokens each: with 64, whether the pool ran out depended on the policy text the prompts are cut from
+    # (the drafts finish the looping sequences early); with 128 it runs out 6 times on either text.
+    params = SamplingParams(max_tokens=128, ignore_eos=True)
+    got = [o.token_ids for o in tight.generate(_looping_and_policy_prompts(llm), params)]
     assert tight.engine.snapshot().num_preemptions > 0
-    assert got == _one_token_a_step()
+    assert got == _one_token_a_step(128)
