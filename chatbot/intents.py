@@ -30,8 +30,9 @@ _OVERVIEW_WORDS = re.compile(
     r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
     r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款", re.I)
 _DEFECT = re.compile(
-    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bdefect|\bfaulty\b|\b(not|stopped) working\b|\b(doesn'?t|does not|won'?t|will not|isn'?t|"
-    r"is not|no longer|can'?t|cannot) (work|turn on|switch on|power on|start)\b"
+    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bdefect|\bfaulty\b|\b(not|stopped) working\b|"
+    r"\b(doesn'?t|does not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
+    r"(work|turn on|switch on|power on|start)\b"
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应", re.I)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 _ONE_SECTION_INTENTS = (  # the first that matches

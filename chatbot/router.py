@@ -19,12 +19,13 @@ _OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|
 # Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy
 # (shipping, fees, the protection plan, installments, refunds, price adjustments) keeps a price question in scope.
 _CATALOG = re.compile(
-    r"\bdo you (sell|carry|stock)\b|\b(in|out of|back in) stock\b|\bhow much (is|are|does|do) (the|a|an|this|that|these|"
-    r"those|your)\b|\bprice of\b|\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
+    r"\bdo you (sell|carry|stock)\b|\b(in|out of|back in) stock\b|"
+    r"\bhow much (is|are|does|do) (the|a|an|this|that|these|those|your)\b|\bprice of\b|"
+    r"\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
     r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
-    r"differen|adjust|cheap|sale|match|运|配送|快递|邮|标签|费|保修|延保|保障|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
+    r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|邮|标签|费|保修|延保|保障|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
 _CLAUSE_SEPARATORS = re.compile(r"[,，、;；]|\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
 OUT_OF_SCOPE_SECTION = "contact.scope"

@@ -110,7 +110,8 @@ def test_short_questions_outside_the_policies_are_refused(kb, question):
 
 @pytest.mark.parametrize("question", ["你们卖笔记本电脑吗？", "你們賣筆記本電腦嗎？", "iPhone 15多少钱？", "這張沙發多少錢？",
                                       "沙发有货吗？", "这款耳机还有库存吗？", "Do you sell laptops?", "Is the oak table in stock?",
-                                      "When will the blue sweater be back in stock?", "What's the price of the Aero sofa?",
+                                      "When will the blue sweater be back in stock?",
+                                      "What's the price of the Aero sofa?",
                                       "How much is the iPhone 15?", "What does the oak table cost?"])
 def test_questions_about_the_catalogue_are_refused(kb, question):
     """Products, prices and stock are in no policy; product names are warranty keywords ("笔记本", "沙发"), and
@@ -121,8 +122,10 @@ def test_questions_about_the_catalogue_are_refused(kb, question):
 
 
 @pytest.mark.parametrize("question, section_id", [
-    ("How much is the restocking fee?", "returns.restocking-fee"), ("How much is express shipping?", "shipping.express"),
-    ("What does the extended protection plan cost?", "warranty.protection-plan"), ("延保多少钱？", "warranty.protection-plan"),
+    ("How much is the restocking fee?", "returns.restocking-fee"),
+    ("How much is express shipping?", "shipping.express"),
+    ("What does the extended protection plan cost?", "warranty.protection-plan"),
+    ("延保多少钱？", "warranty.protection-plan"),
     ("Do you sell extended warranties?", "warranty.protection-plan"), ("退货标签费多少钱？", "returns.shipping-fees"),
     ("订单满多少钱免运费？", "shipping.standard"), ("价格降了能退差价吗？", "payment.price-adjustment"),
     ("分期付款最低多少钱？", "payment.installments")])
@@ -137,7 +140,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
 
 
 @pytest.mark.parametrize("question", [
-    "What if I lost my receipt?", "Can I pick up in store?", "Do you have a physical store?", "Why was my card declined?",
+    "What if I lost my receipt?", "Can I pick up in store?", "Do you have a physical store?",
+    "Why was my card declined?",
     "How do I unsubscribe from your emails?", "Do you have a loyalty program?", "Can I schedule a delivery time?",
     "Does the warranty transfer to a new owner?", "我可以去门店自提吗？", "有会员积分吗？", "能指定送货时间吗？", "要签收吗？",
     "保修可以转给别人吗？", "怎么修改信用卡信息？", "My payment failed", "付款失败了"])
