@@ -18,12 +18,13 @@ from typing import AsyncIterator, NamedTuple
 
 from chatbot.auth import KeyAuth
 from chatbot.guard import check_input, mask_pii
+from chatbot.intents import intent_hits
 from chatbot.knowledge import KnowledgeBase, detect_lang
 from chatbot.latency import GaugeHistory, LatencyReport, build_latency_report
 from chatbot.planner import AnswerDone, OutlineReady, Planner, PointDelta, PointDone
 from chatbot.pruning import PRUNE_OVER_CHARS
 from chatbot.prometheus import ServiceMetrics
-from chatbot.router import RuleRouter
+from chatbot.router import RuleRouter, in_scope_bar
 from engine.sampling import SamplingParams
 from engine.scheduler import QueueFullError
 
@@ -228,13 +229,16 @@ class ChatService:
         return ChatError(code, f"{code} error: {exc}")
 
     def lookup_policy(self, query: str, lang: str | None = None, limit: int = 5) -> list[PolicyHit]:
-        """KB sections matching the query, best first; `lang` None searches the query's own language."""
+        """KB sections matching the query, best first; `lang` None searches the query's own language. The sections
+        of an intent that retrieval misses come first (`intents.intent_hits`): "return policy" gives the returns'
+        lead sections, not the assistant's own section; "my tv is broken" the defect and warranty sections."""
         query = check_input(query, self.config.max_question_chars)
         if not 1 <= limit <= self.config.max_policy_results:
             raise ValueError(f"limit must be between 1 and {self.config.max_policy_results}")
-        hits = self.kb.search(query, lang or detect_lang(query), k=limit)
+        lang = lang or detect_lang(query)
+        hits, _ = intent_hits(self.kb, query, lang, self.kb.search(query, lang, k=limit), in_scope_bar(query, lang))
         return [PolicyHit(h.section.id, h.section.lang, h.section.category, h.section.title, h.section.text,
-                          round(h.score, 4)) for h in hits]
+                          round(h.score, 4)) for h in hits[:limit]]
 
     def latency_report(self, window_s: float = 900.0) -> LatencyReport:
         """Latency percentiles, throughput, gauges, SoT against direct, guard firings and the slowest answers."""

@@ -112,6 +112,16 @@ def test_lookup_policy_finds_sections_in_both_languages(service):
         service.lookup_policy("returns", lang="fr")
 
 
+def test_lookup_policy_puts_an_intent_s_sections_first(service):
+    """An agent's "return policy" found the assistant's own section first (for "policies"), "shipping" the
+    refund of shipping charges."""
+    hits = service.lookup_policy("return policy", "en", limit=4)
+    assert [h.id for h in hits] == ["returns.time-limit", "returns.condition", "returns.process", "returns.shipping-fees"]
+    assert [h.id for h in service.lookup_policy("shipping", limit=2)] == ["shipping.dispatch", "shipping.standard"]
+    assert [h.id for h in service.lookup_policy("my tv is broken", limit=2)] == ["warranty.early-defects",
+                                                                                   "warranty.electronics"]
+
+
 def test_roles_and_metrics(service):
     assert service.role_for_key(AGENT_KEY) == "agent" and service.role_for_key(ADMIN_KEY) == "admin"
     assert service.role_for_key("wrong") is None and service.role_for_key(None) is None
