@@ -29,6 +29,7 @@ _OVERVIEW_WORDS = re.compile(
     r"\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
     r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
     r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款", re.I)
+_CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bdefect|\bfaulty\b|\b(not|stopped) working\b|"
     r"\b(doesn'?t|does not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
@@ -42,13 +43,13 @@ _ONE_SECTION_INTENTS = (  # the first that matches
 
 
 def overview_categories(question: str) -> list[str]:
-    """The categories (one or two) ``question`` asks for the overview of: it names them (`_CATEGORY_NAMES`) and
-    has words that ask in general ("policy", "how does … work", "政策") and no word of its own, or nothing but
-    the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask something."""
+    """The categories (one, or two joined by "and", "和" …) ``question`` asks for the overview of: it names them
+    (`_CATEGORY_NAMES`) and has words that ask in general ("policy", "how does … work", "政策") and no word of
+    its own, or nothing but the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask something."""
     text = to_simplified(question)
     named = [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I)]
-    if not 1 <= len(named) <= 2:
-        return []
+    if not 1 <= len(named) <= 2 or (len(named) == 2 and not _CONJUNCTION.search(text)):
+        return []  # two names not joined name one thing: "return shipping" is the return label's fee
     rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I)
     general = _OVERVIEW_WORDS.sub(" ", rest)
     if general == rest and re.search(r"\w", rest):

@@ -58,7 +58,7 @@ def test_a_question_for_a_category_s_overview_gets_its_lead_sections(kb, questio
     assert [h.section.id for h in route.hits[:len(lead_ids)]] == lead_ids
 
 
-@pytest.mark.parametrize("question", ["Where's my refund?", "我的退款呢？", "How does the warranty work for furniture?",
+@pytest.mark.parametrize("question", ["Where's my refund?", "我的退款呢？", "Return shipping", "退货运费", "How does the warranty work for furniture?",
                                       "What's your return policy for opened electronics?",
                                       "Can you explain your payment options?"])
 def test_a_question_that_asks_something_is_no_overview(kb, question):
