@@ -18,6 +18,7 @@ from chatbot.chinese_script import to_simplified
 from chatbot.knowledge import KnowledgeBase, ScoredSection, word_terms
 
 PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
+OUT_OF_SCOPE_SECTION = "contact.scope"  # describes the assistant; its keywords are topics no policy covers
 SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
 OVERVIEW_POINTS = 4
 
@@ -73,15 +74,19 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
 
 def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
                 bar: float) -> tuple[list[ScoredSection], str | None]:
-    """``hits`` with the sections of ``question``'s intent first, each at the in-scope ``bar``, and the intent
+    """``hits`` with the sections of ``question``'s intent first, each at the in-scope ``bar`` or the best hit's
+    score if higher, and the intent
     ("overview", "defect", "return", "refund"), or ``hits`` and None. An overview always; another intent when
-    the best hit is under the bar or one of the `PRODUCT_SECTIONS`: a best hit over the bar otherwise answers
+    the best hit is under the bar, one of the `PRODUCT_SECTIONS`, or the `OUT_OF_SCOPE_SECTION` for a topic
+    mentioned on the way ("I have the receipt, can I return it?"): a best hit over the bar otherwise answers
     better (the non-returnable items for "Can I return a gift card?", the shipping charges for "运费能退吗？",
     the parcels damaged in transit for "It arrived broken")."""
     text = to_simplified(question)
-    specific = bool(hits) and hits[0].score >= bar and hits[0].section.id not in PRODUCT_SECTIONS
+    specific = (bool(hits) and hits[0].score >= bar
+                and hits[0].section.id not in (*PRODUCT_SECTIONS, OUT_OF_SCOPE_SECTION))
     intent, sections = _intent_sections(kb, text, lang, hits)
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}
-    return [ScoredSection(s, bar) for s in sections] + [h for h in hits if h.section.id not in chosen], intent
+    score = max([bar] + [h.score for h in hits[:1]])  # others join the outline only near it (`select_points`)
+    return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in chosen], intent

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
-from chatbot.intents import SEVERAL_POINTS, intent_hits
+from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
 
 _GREETING = re.compile(
@@ -28,7 +28,6 @@ _PRICED_POLICY = re.compile(
     r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|邮|标签|费|保修|延保|保障|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
 _CLAUSE_SEPARATORS = re.compile(r"[,，、;；]|\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
-OUT_OF_SCOPE_SECTION = "contact.scope"
 # Below these BM25 scores the best section does not answer the message: between the best score of an
 # out-of-scope question that no other rule refuses and the lowest of an in-scope one (English 3.0 and 4.2,
 # "Who pays customs?"; Chinese 9.3 and 13.0, "关税谁付？", with "今天几号？", what's the date, at 11.7).

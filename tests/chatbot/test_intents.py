@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from chatbot.planner import select_points
 from chatbot.router import RuleRouter
 
 
@@ -58,7 +59,8 @@ def test_a_question_for_a_category_s_overview_gets_its_lead_sections(kb, questio
     assert [h.section.id for h in route.hits[:len(lead_ids)]] == lead_ids
 
 
-@pytest.mark.parametrize("question", ["Where's my refund?", "我的退款呢？", "Return shipping", "退货运费", "How does the warranty work for furniture?",
+@pytest.mark.parametrize("question", ["Where's my refund?", "我的退款呢？", "Return shipping", "退货运费",
+                                      "How does the warranty work for furniture?",
                                       "What's your return policy for opened electronics?",
                                       "Can you explain your payment options?"])
 def test_a_question_that_asks_something_is_no_overview(kb, question):
@@ -83,3 +85,13 @@ def test_damage_in_transit_and_other_senses_are_no_defect(kb, question, section_
     route = RuleRouter(kb).route(question)
     assert route.reason != "defect"
     assert route.hits[0].section.id == section_id if section_id else route.mode == "refuse"
+
+
+@pytest.mark.parametrize("question", ["I have the receipt, can I return it?",
+                                      "I lost my receipt, can I still return the lamp?",
+                                      "I kept the receipt, how many days do I have to return it?", "我没有收据，还能退货吗？"])
+def test_a_return_that_mentions_an_uncovered_topic_gets_the_return_window(kb, question):
+    """"receipt" is a topic no policy covers (a keyword of the assistant's own section), and it came first: refused."""
+    route = RuleRouter(kb).route(question)
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == "returns.time-limit"
+    assert "shipping.lost-damaged" not in {h.section.id for h in select_points(route.hits[:4])}
