@@ -75,12 +75,11 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
 def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
                 bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the sections of ``question``'s intent first, each at the in-scope ``bar`` or the best hit's
-    score if higher, and the intent
-    ("overview", "defect", "return", "refund"), or ``hits`` and None. An overview always; another intent when
-    the best hit is under the bar, one of the `PRODUCT_SECTIONS`, or the `OUT_OF_SCOPE_SECTION` for a topic
-    mentioned on the way ("I have the receipt, can I return it?"): a best hit over the bar otherwise answers
-    better (the non-returnable items for "Can I return a gift card?", the shipping charges for "运费能退吗？",
-    the parcels damaged in transit for "It arrived broken")."""
+    score if higher, and the intent ("overview", "defect", "return", "refund"); or ``hits`` and None. An
+    overview always; another intent when the best hit is under the bar, one of the `PRODUCT_SECTIONS`, or the
+    `OUT_OF_SCOPE_SECTION` for a topic mentioned on the way ("I have the receipt, can I return it?"): a best hit
+    over the bar otherwise answers better (the non-returnable items for "Can I return a gift card?", the
+    shipping charges for "运费能退吗？", the parcels damaged in transit for "It arrived broken")."""
     text = to_simplified(question)
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, OUT_OF_SCOPE_SECTION))
