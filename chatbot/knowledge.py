@@ -313,6 +313,11 @@ class KnowledgeBase:
         return {i for start, end, i in spans
                 if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)}
 
+    def phrase_sections(self, query: str, lang: str) -> set[str]:
+        """Ids of the sections of ``lang`` with a keyword phrase found whole in ``query``."""
+        sections = self._indexes[lang][1]
+        return {sections[i].id for i in self._phrase_matches(phrase_text(to_simplified(query)), lang)}
+
     def knows_words(self, text: str, lang: str) -> bool:
         """Whether every word of ``text`` (each English word, each Chinese character; stopwords aside) occurs in
         the knowledge base of ``lang``: "How long does it take?" does, "What's the weather in Paris?" does not."""

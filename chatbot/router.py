@@ -11,7 +11,7 @@ from typing import NamedTuple
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
-from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
+from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, split_sentences, tokenize, word_terms
 
 _GREETING = re.compile(
     r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|你好|您好|嗨|谢谢)( there| all)?\W*$", re.I)
@@ -25,7 +25,7 @@ _CATALOG = re.compile(
     r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
-    r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|邮|标签|费|保修|延保|保障|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
+    r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
 _CLAUSE_SEPARATORS = re.compile(r"[,，、;；]|\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
 # Below these BM25 scores the best section does not answer the message: between the best score of an
@@ -50,13 +50,18 @@ def in_scope_bar(message: str, lang: str) -> float:
 # previous message when it is short and its own words point to the section the two find together.
 FOLLOW_UP_MAX_WORDS = 8
 FOLLOW_UP_OWN_SHARE = 0.4
+# Words that ask about whatever the previous message was about: "How long does that take?", "What's the minimum?",
+# "要等多久？". Alone, such a message finds the section that uses them most ("那要等多长时间？": the refund timing).
+_ABOUT_IT_WORDS = frozenset(
+    "long soon much mani day take wait cost minimum maximum 多 久 长 时 间 等 要 需 几 天 少 钱 最 低 高 费 用 大 概".split())
 
 
 def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
     """``previous`` and ``message`` together, when ``message`` reads as a follow-up of ``previous``: it is short
     (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters, stopwords aside), the two together find a
     section that clears the in-scope bar, and ``message``'s own words score at least `FOLLOW_UP_OWN_SHARE` of
-    the bar on that section, or, where ``message`` alone is under the bar, every word of it is one the
+    the bar on that section, or every word of it asks about the previous topic ("How long does that take?",
+    "那要等多长时间？", `_ABOUT_IT_WORDS`), or, where ``message`` alone is under the bar, every word of it is one the
     knowledge base uses ("How long do I have?", "要多久？") and it has no words or some score on that section.
     A new topic ("What's the weather in Paris?", "Tell me a joke") stays on its own. Else None."""
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
@@ -65,6 +70,8 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
     hits = kb.search(query, lang=lang, k=1)
     if not hits or hits[0].score < in_scope_bar(query, lang):
         return None
+    if set(word_terms(to_simplified(message))) <= _ABOUT_IT_WORDS:
+        return query
     own_hits = kb.search(message, lang=lang, k=len(kb.sections(lang)))
     own = next((h.score for h in own_hits if h.section.id == hits[0].section.id), 0.0)
     bar = in_scope_bar(message, lang)
@@ -78,10 +85,16 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None,
              previous: str | None) -> tuple[str, str, list[ScoredSection], str | None]:
     """The question's language, the query its sections are retrieved by (``query``, default the question, or
     the `follow_up_query` with ``previous``), its top 8 sections, and its intent where retrieval misses it
-    (`intents.intent_hits`, which then puts the intent's sections first): what both routers route on."""
+    (`intents.intent_hits`, which then puts the intent's sections first): what both routers route on. A message
+    that asks one thing puts the sections with a keyword phrase in its question first: the phrase says what it
+    asks ("Will someone need to sign for the package?" is about a signature, an uncovered topic, not about
+    signing in; "What is your email address?" asks for the agents, not for changing an account's email)."""
     lang = detect_lang(question)
     query = follow_up_query(kb, query or question, previous, lang) or query or question
     hits, intent = intent_hits(kb, question, lang, kb.search(query, lang=lang, k=8), in_scope_bar(query, lang))
+    if intent is None and shape_mode(question) == "direct":
+        phrased = kb.phrase_sections(asked_part(question), lang)
+        hits = [h for h in hits if h.section.id in phrased] + [h for h in hits if h.section.id not in phrased]
     return lang, query, hits, intent
 
 
@@ -119,6 +132,12 @@ class RuleRouter:
                 or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)):
             return Route("refuse", "out_of_scope", lang, hits)
         return Route(shape_mode(question), "policy", lang, hits)
+
+
+def asked_part(message: str) -> str:
+    """The sentences of ``message`` that ask (end in a question mark), or all of it when none does."""
+    asked = [s for s in split_sentences(message) if _QUESTION_MARKS.search(s)]
+    return "".join(asked) or message
 
 
 def shape_mode(question: str) -> str:
