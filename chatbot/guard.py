@@ -63,7 +63,7 @@ _ESCALATION_RULES = {
         r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
         r"\bsomeone\s+(else\s+)?(is\s+)?us(ed|ing)\s+my\s+(card|account)",
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
-        r"诈骗|欺诈|盗刷|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|不是我(本人)?下的|(没|未)(下过|买过)的订单",
+        r"诈骗|欺诈|盗刷|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
     ),
     "legal": _rules(
         r"\b(lawyer|attorney|solicitor|lawsuit|litigation)s?\b|\blegal\s+action\b|\bsmall\s+claims\b",

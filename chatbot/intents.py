@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 
 from chatbot.chinese_script import to_simplified
-from chatbot.knowledge import KnowledgeBase, ScoredSection, word_terms
+from chatbot.knowledge import KnowledgeBase, ScoredSection, split_sentences, word_terms
 
 PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
+PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it
 OUT_OF_SCOPE_SECTION = "contact.scope"  # describes the assistant; its keywords are topics no policy covers
 SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
 OVERVIEW_POINTS = 4
@@ -29,7 +30,8 @@ _CATEGORY_NAMES = {
 _OVERVIEW_WORDS = re.compile(
     r"\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
     r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
-    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款", re.I)
+    r"\bhelp\b|\bneed\b|\bquestions?\b|\bhello\b|"  # "I need help with my account", "a question about my order"
+    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下", re.I)
 _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bdefect|\bfaulty\b|\b(not|stopped) working\b|"
@@ -58,7 +60,26 @@ def overview_categories(question: str) -> list[str]:
     return [] if word_terms(general) else named
 
 
-def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection]) -> tuple[str | None, list]:
+def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: float) -> list:
+    """Where one of several questions asks for an overview ("What's your return policy? Also, how long do refunds
+    take?"): its categories' lead sections, half the points, and the other questions' best sections where they
+    clear the ``bar``. A statement among them ("I have a question about my order. Can I change the address?")
+    leads up to one question: none."""
+    sentences = split_sentences(text)
+    if len(sentences) < 2 or not all(re.search(r"[?？]\s*$", sentence) for sentence in sentences):
+        return []
+    for i, sentence in enumerate(sentences):
+        if categories := overview_categories(sentence):
+            share = max(1, OVERVIEW_POINTS // 2 // len(categories))
+            lead = [s for c in categories for s in kb.sections(lang, c)[:share]]
+            others = [kb.search(other, lang=lang, k=1) for other in sentences[:i] + sentences[i + 1:]]
+            asked = [found[0].section for found in others if found and found[0].score >= bar]
+            return list(dict.fromkeys(lead + asked))
+    return []
+
+
+def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
+                     bar: float) -> tuple[str | None, list]:
     if categories := overview_categories(text):
         share = OVERVIEW_POINTS // len(categories)
         return "overview", [s for c in categories for s in kb.sections(lang, c)[:share]]
@@ -66,6 +87,8 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
         product = [h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS][:1]
         ids = _DEFECT_SECTIONS[:1] + tuple(product) + _DEFECT_SECTIONS[1:]
         return "defect", [kb.get(section_id, lang) for section_id in ids]
+    if sections := _overview_among_questions(kb, text, lang, bar):
+        return "overview", sections
     for intent, pattern, section_id in _ONE_SECTION_INTENTS:
         if pattern.search(text):
             return intent, [kb.get(section_id, lang)]
@@ -74,18 +97,21 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
 
 def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
                 bar: float) -> tuple[list[ScoredSection], str | None]:
-    """``hits`` with the sections of ``question``'s intent first, each at the in-scope ``bar`` or the best hit's
-    score if higher, and the intent ("overview", "defect", "return", "refund"); or ``hits`` and None. An
-    overview always; another intent when the best hit is under the bar, one of the `PRODUCT_SECTIONS`, or the
-    `OUT_OF_SCOPE_SECTION` for a topic mentioned on the way ("I have the receipt, can I return it?"): a best hit
-    over the bar otherwise answers better (the non-returnable items for "Can I return a gift card?", the
-    shipping charges for "运费能退吗？", the parcels damaged in transit for "It arrived broken")."""
+    """``hits`` with the sections of ``question``'s intent first, each a quarter over the in-scope ``bar`` or the
+    best hit's score if higher, and the intent ("overview", "defect", "return", "refund"); or ``hits`` and None.
+    An overview always; another intent when the best hit is under the bar, one of the `PRODUCT_SECTIONS`, the
+    `PURCHASE_SECTION` ("I bought a sofa 3 weeks ago and one of the legs broke") or the `OUT_OF_SCOPE_SECTION`
+    for a topic mentioned on the way ("I have the receipt, can I return it?"): a best hit over the bar otherwise
+    answers better (the non-returnable items for "Can I return a gift card?", the shipping charges for
+    "运费能退吗？", the parcels damaged in transit for "It arrived broken"). Another category's section joins
+    the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
+    ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in."""
     text = to_simplified(question)
     specific = (bool(hits) and hits[0].score >= bar
-                and hits[0].section.id not in (*PRODUCT_SECTIONS, OUT_OF_SCOPE_SECTION))
-    intent, sections = _intent_sections(kb, text, lang, hits)
+                and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION))
+    intent, sections = _intent_sections(kb, text, lang, hits, bar)
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}
-    score = max([bar] + [h.score for h in hits[:1]])  # others join the outline only near it (`select_points`)
+    score = 1.25 * max([bar] + [h.score for h in hits[:1]])  # others join the outline only near it (`select_points`)
     return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in chosen], intent

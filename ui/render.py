@@ -3,6 +3,7 @@ through `html.escape` here; nothing else reaches the page as HTML, so model text
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import escape
 
 from chatbot.chinese_script import to_traditional
@@ -44,6 +45,7 @@ ANSWER_CSS = """
 """
 
 
+@lru_cache(maxsize=8)  # rendered on every streamed frame; the traditional labels go through OpenCC once
 def _labels(lang: str | None, traditional: bool = False) -> dict[str, str]:
     labels = LABELS.get(lang or "en", LABELS["en"])
     return {key: to_traditional(text) for key, text in labels.items()} if traditional else labels

@@ -58,7 +58,7 @@ ESCALATIONS = [
     ("My account was hacked and orders were placed", "fraud"),
     ("Someone hacked my account", "fraud"),
     ("somebody broke into my account and changed the address", "fraud"),
-    ("有人盗刷了我的信用卡", "fraud"),
+    ("有人盗刷了我的信用卡", "fraud"), ("有人在用我的账户，我好像被盗号了！", "fraud"),
     ("Can I speak to a human?", "human"),
     ("I want to talk to a real person", "human"),
     ("Let me chat with a manager", "human"),

@@ -98,6 +98,9 @@ def test_shape_mode():
     ("你们有价格保护吗？", "payment.price-adjustment"),  # refused as a catalogue question ("价格")
     ("What is your email address?", "contact.human-agents"),  # changing the account's email
     ("How can I call you?", "contact.human-agents"), ("你们的电话号码是多少？", "contact.human-agents"),  # refused
+    ("The delivery guy left my package at the wrong house.", "shipping.lost-damaged"),  # the return window
+    ("快递送错地址了。", "shipping.lost-damaged"),  # the address change
+    ("Do you deliver on Sundays?", "shipping.dispatch"), ("周日送货吗？", "shipping.dispatch"),  # both refused
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
