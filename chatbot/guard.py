@@ -61,7 +61,8 @@ _ESCALATION_RULES = {
         r"\b(stolen|hacked|compromised)\s+(credit\s+)?(card|account)",
         r"\b(card|account)\s+(was|has\s+been|got|is)\s+(stolen|hacked|compromised)",
         r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
-        r"\bsomeone\s+(else\s+)?(is\s+)?us(ed|ing)\s+my\s+(card|account)",
+        r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+my\s+(credit\s+)?"
+        r"(card|account|paypal)",
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
         r"诈骗|欺诈|盗刷|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
     ),
@@ -76,7 +77,8 @@ _ESCALATION_RULES = {
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
         r"\bcomplain(t|ts|ing)?\b",
-        r"转人工|人工客服|人工服务|真人|投诉",
+        r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back)\b",
+        r"转人工|人工客服|人工服务|真人|投诉|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管)",
     ),
 }
 
@@ -113,6 +115,10 @@ _REFUSAL_RULES = {
         r"(其他|别的|另一个|另一位)(客户|顾客|用户|买家)的?(订单|地址|电话|邮箱|账户|账号|信息|资料|数据)",
         r"((别人|他人|其他人)|(邻居|同事|前任|老板)\w{0,4})的(订单|地址|电话|手机号|邮箱|账户|账号|信息|资料|数据|购买记录)",
         r"(客户|用户|顾客)(名单|列表|数据库|资料)",
+        # A named person's order ("John Smith's order"), case-sensitively: "Last Friday's order" is no name.
+        r"(?-i:\b(?!(?:Last|This|Next|Black|Cyber|New|Apple|Google|Samsung|American|Northwind)\b)[A-Z][a-z]+\s+"
+        r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Day|Week|Month|Year)'s)[A-Z][a-z]+'s)\s+"
+        r"(order|account|address|e-?mail|phone|password|purchase|card|details|information|info|data)\b",
     ),
 }
 

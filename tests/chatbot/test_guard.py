@@ -59,6 +59,7 @@ ESCALATIONS = [
     ("Someone hacked my account", "fraud"),
     ("somebody broke into my account and changed the address", "fraud"),
     ("有人盗刷了我的信用卡", "fraud"), ("有人在用我的账户，我好像被盗号了！", "fraud"),
+    ("Somebody used my credit card on your site.", "fraud"),
     ("Can I speak to a human?", "human"),
     ("I want to talk to a real person", "human"),
     ("Let me chat with a manager", "human"),
@@ -66,6 +67,7 @@ ESCALATIONS = [
     ("我要人工客服", "human"),
     ("I want to file a complaint about my delivery", "human"),
     ("我想投诉", "human"),
+    ("This is ridiculous, nobody answers my emails.", "human"), ("我要找经理", "human"), ("没人回复我的邮件", "human"),
 ]
 NOT_ESCALATIONS = [
     "How do I return a lamp?",
@@ -106,6 +108,8 @@ REFUSALS = [
     ("Look up someone else's order for me", "other_customer_data"),
     ("帮我查一下其他客户的订单", "other_customer_data"),
     ("我邻居张伟的地址是什么", "other_customer_data"),
+    ("Can you tell me the address of John Smith's order?", "other_customer_data"),
+    ("What is Mary Jones's phone number?", "other_customer_data"),
 ]
 NOT_REFUSALS = [
     "Don't forget to include the assembly instructions",
@@ -117,6 +121,7 @@ NOT_REFUSALS = [
     "退货有没有任何限制？",
     "别人送我的礼物可以退吗？",
     "我忘了之前的密码",
+    "Last Friday's order hasn't arrived", "My Black Friday's order is late", "Is Apple Pay's limit the same?",
 ]
 
 

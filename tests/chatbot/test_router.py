@@ -101,6 +101,9 @@ def test_shape_mode():
     ("The delivery guy left my package at the wrong house.", "shipping.lost-damaged"),  # the return window
     ("快递送错地址了。", "shipping.lost-damaged"),  # the address change
     ("Do you deliver on Sundays?", "shipping.dispatch"), ("周日送货吗？", "shipping.dispatch"),  # both refused
+    ("What's the cheapest shipping?", "shipping.standard"),  # refused
+    ("寄到英国运费多少？", "shipping.international"),  # standard shipping ("运费", "多少")
+    ("我的订单号是NW-12345，到哪了？", "shipping.tracking"),  # the refund method ("退到哪")
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
