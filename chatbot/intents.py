@@ -32,6 +32,9 @@ _OVERVIEW_WORDS = re.compile(
     r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
     r"\bhelp\b|\bneed\b|\bquestions?\b|\bhello\b|"  # "I need help with my account", "a question about my order"
     r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下", re.I)
+# The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
+# for each product's term, the overview; the return window or a refund's time is one answer.
+_TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|多长|期限|期|多少年|几年", re.I)
 _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bdefect|\bfaulty\b|\b(not|stopped) working\b|"
@@ -55,6 +58,8 @@ def overview_categories(question: str) -> list[str]:
         return []  # two names not joined name one thing: "return shipping" is the return label's fee
     rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I)
     general = _OVERVIEW_WORDS.sub(" ", rest)
+    if named == ["warranty"]:
+        general = _TERM_WORDS.sub(" ", general)
     if general == rest and re.search(r"\w", rest):
         return []
     return [] if word_terms(general) else named

@@ -19,7 +19,7 @@ from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
-from chatbot.router import OUT_OF_SCOPE_SECTION, Route, RuleRouter, in_scope_bar
+from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, in_scope_bar
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
@@ -231,7 +231,7 @@ class Planner:
         route = await self._route(pruned.text, pruned.query, previous)
         route_s = time.perf_counter() - start
         usage = _Usage()
-        if route.mode in ("escalate", "refuse") or route.reason == "greeting":
+        if route.mode in ("escalate", "refuse") or route.reason in SMALL_TALK:
             text = self._canned_reply(route)
             yield OutlineReady(route.mode, None, [], [], route.lang)
             yield PointDone(0, text, None)
@@ -281,7 +281,8 @@ class Planner:
 
     def _canned_reply(self, route: Route) -> str:
         """Escalations give the phone number and chat hours; refusals say what we can help with and how to reach
-        a human agent for anything else (a question about the catalogue says it cannot look up products)."""
+        a human agent for anything else (a question about the catalogue says it cannot look up products); small
+        talk (`router.SMALL_TALK`: a greeting, thanks, goodbye, a question about the assistant) its short reply."""
         lang = route.lang
         agents = self.kb.get("contact.human-agents", lang).text
         if route.mode == "escalate":
@@ -291,6 +292,15 @@ class Planner:
         if route.reason == "greeting":
             return (f"您好！我可以解答关于{topics}的问题。" if lang == "zh"
                     else f"Hello! I can help with Northwind's policies: {topics}.")
+        if route.reason == "thanks":
+            return (f"不客气！如果还有关于{topics}的问题，欢迎随时问我。" if lang == "zh"
+                    else f"Glad to help! If you have another question about Northwind's policies ({topics}), just ask.")
+        if route.reason == "goodbye":
+            return "再见，感谢您选择 Northwind！" if lang == "zh" else "Goodbye, and thank you for shopping with Northwind!"
+        if route.reason == "about":
+            return (f"我是 Northwind 的自动客服助手，可以解答关于{topics}的问题；其他问题请咨询人工客服。{agents}" if lang == "zh"
+                    else f"I'm Northwind's automated support assistant. I can answer questions about Northwind's "
+                         f"policies: {topics}. For anything else, please ask a human agent. {agents}")
         if lang == "zh":
             lead = "抱歉，我查不到商品、价格或库存。" if route.reason == "catalog" else "抱歉，这个问题我无法回答。"
             return f"{lead}我可以帮您解答关于{topics}的问题；其他问题请咨询人工客服。{agents}"

@@ -13,8 +13,20 @@ from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, split_sentences, tokenize, word_terms
 
-_GREETING = re.compile(
-    r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|thanks?( you)?|你好|您好|嗨|谢谢)( there| all)?\W*$", re.I)
+# Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
+# goodbye, or a question about the assistant itself.
+SMALL_TALK = {
+    "greeting": re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨)( there| all)?\W*$", re.I),
+    "thanks": re.compile(
+        r"^\s*((ok|okay|great|perfect|got it)\W*)?(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|cheers|"
+        r"appreciate it|ok|okay|got it|great|perfect)( for (the|your) help)?\W*$|"
+        r"^\s*(好的|好|明白了|知道了|懂了)?\W*(谢谢(你|您)?|多谢|感谢|好的|明白了|知道了|懂了)\W*$", re.I),
+    "goodbye": re.compile(r"^\s*(bye|goodbye|bye bye|see you|see ya|that'?s all)\W*$|^\s*(再见|拜拜|没有了|没事了)\W*$", re.I),
+    "about": re.compile(
+        r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
+        r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot))\W*$|"
+        r"^\s*(你是谁|你是机器人吗|你是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗)\W*$", re.I),
+}
 _OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东|淘宝|天猫|拼多多|苏宁", re.I)
 # Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy
 # (shipping, fees, the protection plan, installments, refunds, price adjustments) keeps a price question in scope.
@@ -122,8 +134,8 @@ class RuleRouter:
         if reason:
             return Route("refuse", reason, lang, hits)
         simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
-        if _GREETING.match(simplified):
-            return Route("direct", "greeting", lang, [])
+        if small_talk := next((kind for kind, pattern in SMALL_TALK.items() if pattern.match(simplified)), None):
+            return Route("direct", small_talk, lang, [])
         if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
             return Route("refuse", "catalog", lang, hits)
         if intent in SEVERAL_POINTS:

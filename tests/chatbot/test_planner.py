@@ -131,6 +131,18 @@ def test_eval_questions_answered_correctly(planner, eval_questions, qid):
 
 
 @pytest.mark.real_model
+@pytest.mark.parametrize("question, reason, words", [
+    ("Hi there!", "greeting", "Hello!"), ("thx", "thanks", "Glad to help"), ("好的，谢谢", "thanks", "不客气"),
+    ("bye", "goodbye", "Goodbye"), ("再见", "goodbye", "再见"), ("what can you do?", "about", "1-800-555-0199"),
+    ("你是机器人吗？", "about", "自动客服助手")])
+def test_small_talk_gets_its_own_reply_without_a_model_step(planner, question, reason, words):
+    """"thx", "bye", "what can you do?" were refused ("Sorry, I can't help with that"), and "thanks" was greeted."""
+    answer = asyncio.run(planner.answer(question))
+    assert (answer.mode, answer.route_reason, answer.sources) == ("direct", reason, [])
+    assert words in answer.answer and answer.usage["completion_tokens"] == 0
+
+
+@pytest.mark.real_model
 def test_ask_json_contract():
     proc = subprocess.run([sys.executable, "-m", "chatbot.cli", "ask", "How long is the warranty on electronics?",
                            "--json"], capture_output=True, text=True, timeout=600)

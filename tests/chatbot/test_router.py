@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.pruning import prune_message
-from chatbot.router import MIN_TOP_SCORE, RuleRouter, follow_up_query, in_scope_bar, shape_mode
+from chatbot.router import MIN_TOP_SCORE, SMALL_TALK, RuleRouter, follow_up_query, in_scope_bar, shape_mode
 
 
 def test_rule_router_accuracy_on_eval_set(kb, eval_questions):
@@ -173,6 +173,20 @@ def test_a_phrase_in_an_other_sentence_does_not_decide(kb):
     """Only the sentences that ask count: the receipt here is said on the way."""
     route = RuleRouter(kb).route("I have my receipt. How long is the warranty on my TV?")
     assert route.mode == "direct" and route.hits[0].section.id == "warranty.electronics"
+
+
+@pytest.mark.parametrize("question, reason", [
+    ("Hi there!", "greeting"), ("你好！", "greeting"), ("thanks", "thanks"), ("ok thanks", "thanks"),
+    ("Thanks so much for your help!", "thanks"), ("好的，谢谢", "thanks"), ("bye", "goodbye"), ("再见", "goodbye"),
+    ("who are you?", "about"), ("Are you a bot?", "about"), ("你能做什么？", "about")])
+def test_small_talk(kb, question, reason):
+    assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
+
+
+@pytest.mark.parametrize("question", ["ok, how do I return it?", "Thanks, but how long is the warranty?",
+                                      "Bye the way, can I return a lamp?"])
+def test_small_talk_with_a_question_is_a_question(kb, question):
+    assert RuleRouter(kb).route(question).reason not in SMALL_TALK
 
 
 def test_the_in_scope_bar_follows_the_message_s_terms():
