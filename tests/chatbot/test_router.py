@@ -104,6 +104,11 @@ def test_shape_mode():
     ("What's the cheapest shipping?", "shipping.standard"),  # refused
     ("寄到英国运费多少？", "shipping.international"),  # standard shipping ("运费", "多少")
     ("我的订单号是NW-12345，到哪了？", "shipping.tracking"),  # the refund method ("退到哪")
+    ("Can I return a swimsuit?", "returns.non-returnable"),  # the return window ("swimwear" only)
+    ("I lost my return label", "returns.process"),  # the label fee
+    ("退货标签丢了", "returns.process"), ("退货标签费多少钱？", "returns.shipping-fees"),
+    ("Can you pick up my return?", "returns.process"), ("能上门取件吗？", "returns.process"),  # window; refused
+    ("退货去哪里寄？", "returns.process"), ("能换成别的商品吗？", "returns.exchanges"),  # window; refused
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
