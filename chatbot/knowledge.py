@@ -231,11 +231,14 @@ class KnowledgeBase:
         self._langs = tuple(dict.fromkeys(s.lang for s in self._sections))
         self._indexes: dict[str, tuple[_Bm25, list[Section]]] = {}
         self._phrases: dict[str, list[list[str]]] = {}  # per language, per section in index order: its needles
+        self._words: dict[str, frozenset[str]] = {}  # per language, the English words its sections use
         for lang in self._langs:
             docs = [(s, split_keywords(kw)) for s, kw in entries if s.lang == lang]
             texts = [f"{labels[s.category, lang]} {s.title} {s.title} {words} {s.text}" for s, (words, _) in docs]
             self._indexes[lang] = (_Bm25([tokenize(t) for t in texts]), [s for s, _ in docs])
             self._phrases[lang] = [phrases for _, (_, phrases) in docs]
+            text = " ".join(texts + [p for _, (_, phrases) in docs for p in phrases]).lower()
+            self._words[lang] = frozenset(re.findall(r"[a-z]+(?:'[a-z]+)?", text))
 
     @classmethod
     def load(cls, root: Path | None = None) -> KnowledgeBase:
@@ -317,6 +320,10 @@ class KnowledgeBase:
         """Ids of the sections of ``lang`` with a keyword phrase found whole in ``query``."""
         sections = self._indexes[lang][1]
         return {sections[i].id for i in self._phrase_matches(phrase_text(to_simplified(query)), lang)}
+
+    def words(self, lang: str) -> frozenset[str]:
+        """The English words (lower case) that the sections of ``lang`` use, keywords and titles included."""
+        return self._words[lang]
 
     def knows_words(self, text: str, lang: str) -> bool:
         """Whether every word of ``text`` (each English word, each Chinese character; stopwords aside) occurs in

@@ -12,6 +12,7 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, split_sentences, tokenize, word_terms
+from chatbot.spelling import correct_typos
 
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
 # goodbye, or a question about the assistant itself.
@@ -102,6 +103,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None,
     asks ("Will someone need to sign for the package?" is about a signature, an uncovered topic, not about
     signing in; "What is your email address?" asks for the agents, not for changing an account's email)."""
     lang = detect_lang(question)
+    question, query = correct_typos(question, kb.words(lang)), correct_typos(query, kb.words(lang)) if query else None
     query = follow_up_query(kb, query or question, previous, lang) or query or question
     hits, intent = intent_hits(kb, question, lang, kb.search(query, lang=lang, k=8), in_scope_bar(query, lang))
     if intent is None and shape_mode(question) == "direct":

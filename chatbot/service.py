@@ -25,6 +25,7 @@ from chatbot.planner import AnswerDone, OutlineReady, Planner, PointDelta, Point
 from chatbot.pruning import PRUNE_OVER_CHARS
 from chatbot.prometheus import ServiceMetrics
 from chatbot.router import RuleRouter, in_scope_bar
+from chatbot.spelling import correct_typos
 from engine.sampling import SamplingParams
 from engine.scheduler import QueueFullError
 
@@ -236,6 +237,7 @@ class ChatService:
         if not 1 <= limit <= self.config.max_policy_results:
             raise ValueError(f"limit must be between 1 and {self.config.max_policy_results}")
         lang = lang or detect_lang(query)
+        query = correct_typos(query, self.kb.words(lang))
         hits, _ = intent_hits(self.kb, query, lang, self.kb.search(query, lang, k=limit), in_scope_bar(query, lang))
         return [PolicyHit(h.section.id, h.section.lang, h.section.category, h.section.title, h.section.text,
                           round(h.score, 4)) for h in hits[:limit]]

@@ -1,0 +1,38 @@
+"""Customers' typos, read as the knowledge base's words: "retrun" is "return", "shiping" is "shipping".
+
+BM25, the intents' patterns and the keyword phrases all match words exactly, so a misspelt word finds nothing
+and a short question with one ("can i retrun this") was refused. A word that is neither in an English
+dictionary (pyspellchecker's word frequency list) nor among the knowledge base's own words is replaced by the
+knowledge base's word one edit away (an insertion, deletion, substitution or transposition), if there is one.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from spellchecker import SpellChecker
+
+TYPO_MIN_LEN = 4  # shorter words are too often other words or abbreviations ("thx", "pls", "acct")
+_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+
+
+@cache
+def _checker() -> SpellChecker:
+    return SpellChecker(language="en", distance=1)
+
+
+def correct_typos(text: str, known: frozenset[str]) -> str:
+    """``text`` with each word of at least `TYPO_MIN_LEN` letters that is neither an English word nor one of
+    ``known`` (lower case: the knowledge base's words) replaced by the word of ``known`` one edit away, the
+    commonest in English where there are several ("shiping" is "shipping", not "shining"); other words, and
+    words with no such neighbour (names, "klarna" where the knowledge base has it), stay as written."""
+    checker = _checker()
+
+    def fix(match: re.Match) -> str:
+        word = match.group().lower()
+        if len(word) < TYPO_MIN_LEN or word in known or word in checker:
+            return match.group()
+        candidates = [c for c in checker.candidates(word) or () if c in known]
+        return max(candidates, key=checker.word_usage_frequency) if candidates else match.group()
+
+    return _WORD.sub(fix, text)

@@ -1,0 +1,33 @@
+"""Typos read as the knowledge base's words (`chatbot.spelling`), alone and through the rule router."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.router import RuleRouter
+from chatbot.spelling import correct_typos
+
+
+@pytest.mark.parametrize("text, corrected", [
+    ("can i retrun this", "can i return this"), ("how do i get a refnd", "how do i get a refund"),
+    ("Warrenty on my TV", "warranty on my TV"), ("shiping to canada", "shipping to canada"),
+    ("my acount is locked", "my account is locked"), ("change adress", "change address")])
+def test_a_typo_becomes_the_knowledge_base_s_word(kb, text, corrected):
+    """"shiping" is one edit from "shining" too, and "acount" from "count": the knowledge base's word wins."""
+    assert correct_typos(text, kb.words("en")) == corrected
+
+
+@pytest.mark.parametrize("text", [
+    "I bought a present, a shirt and some stock", "It turned out fine",  # English words: one edit from KB words
+    "Pay with Klarna or Venmo", "Mark Whitfield, order NW-48213", "thx pls acct",  # names, codes, short words
+    "可以用paypal吗？"])
+def test_words_that_are_no_typos_stay(kb, text):
+    assert correct_typos(text, kb.words("zh" if "吗" in text else "en")) == text
+
+
+@pytest.mark.parametrize("question, section_id", [
+    ("can i retrun this", "returns.time-limit"), ("how do i get a refnd", "refunds.timing"),  # both refused
+    ("warrenty on tv", "warranty.electronics"), ("forgot pasword", "account.password-reset"),
+    ("cancle my order", "orders.cancellation"), ("how long is delivry", "shipping.standard")])  # refused
+def test_a_question_with_a_typo_finds_its_section(kb, question, section_id):
+    route = RuleRouter(kb).route(question)
+    assert route.mode == "direct" and route.hits[0].section.id == section_id
