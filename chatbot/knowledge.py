@@ -322,8 +322,9 @@ class KnowledgeBase:
         return {sections[i].id for i in self._phrase_matches(phrase_text(to_simplified(query)), lang)}
 
     def words(self, lang: str) -> frozenset[str]:
-        """The English words (lower case) that the sections of ``lang`` use, keywords and titles included."""
-        return self._words[lang]
+        """The English words (lower case) that the sections of ``lang`` use, keywords and titles included; none for
+        a language the knowledge base does not have (`search` names the error)."""
+        return self._words.get(lang, frozenset())
 
     def knows_words(self, text: str, lang: str) -> bool:
         """Whether every word of ``text`` (each English word, each Chinese character; stopwords aside) occurs in
