@@ -41,6 +41,7 @@ _PRICED_POLICY = re.compile(
     r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
 _CLAUSE_SEPARATORS = re.compile(r"[,，、;；]|\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
+_JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
 # Below these BM25 scores the best section does not answer the message: between the best score of an
 # out-of-scope question that no other rule refuses and the lowest of an in-scope one (English 3.0 and 4.2,
 # "Who pays customs?"; Chinese 9.3 and 13.0, "关税谁付？", with "今天几号？", what's the date, at 11.7).
@@ -156,9 +157,11 @@ def asked_part(message: str) -> str:
 
 def shape_mode(question: str) -> str:
     """sot when the message asks several things (several questions, or clauses joined up), else direct."""
-    if len(_QUESTION_MARKS.findall(question)) >= 2 or _CLAUSE_SEPARATORS.search(question):
+    if len(_QUESTION_MARKS.findall(question)) >= 2 or _JOINING_WORDS.search(question):
         return "sot"
-    return "direct"
+    # Commas join the clauses of a question ("How long do I have, and who pays?"), or tell a story that asks
+    # nothing ("我的订单到了，但少了一件。"): only a message that asks splits at them.
+    return "sot" if _QUESTION_MARKS.search(question) and _CLAUSE_SEPARATORS.search(question) else "direct"
 
 
 class ModelRouter:
