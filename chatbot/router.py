@@ -40,7 +40,7 @@ _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
     r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
-_CLAUSE_SEPARATORS = re.compile(r"[,，、;；]|\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
+_COMMAS = re.compile(r"[,，、;；]")
 _JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
 # Below these BM25 scores the best section does not answer the message: between the best score of an
 # out-of-scope question that no other rule refuses and the lowest of an in-scope one (English 3.0 and 4.2,
@@ -161,7 +161,7 @@ def shape_mode(question: str) -> str:
         return "sot"
     # Commas join the clauses of a question ("How long do I have, and who pays?"), or tell a story that asks
     # nothing ("我的订单到了，但少了一件。"): only a message that asks splits at them.
-    return "sot" if _QUESTION_MARKS.search(question) and _CLAUSE_SEPARATORS.search(question) else "direct"
+    return "sot" if _QUESTION_MARKS.search(question) and _COMMAS.search(question) else "direct"
 
 
 class ModelRouter:
