@@ -22,6 +22,7 @@ PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any st
 OUT_OF_SCOPE_SECTION = "contact.scope"  # describes the assistant; its keywords are topics no policy covers
 SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
 OVERVIEW_POINTS = 4
+INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: others join its outline only as high
 
 _CATEGORY_NAMES = {
     "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款", "shipping": r"\bshipping\b|\bdelivery\b|配送|发货",
@@ -118,5 +119,5 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}
-    score = 1.25 * max([bar] + [h.score for h in hits[:1]])  # others join the outline only near it (`select_points`)
+    score = INTENT_LEAD * max([bar] + [h.score for h in hits[:1]])  # `select_points` takes others near it
     return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in chosen], intent

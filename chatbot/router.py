@@ -66,8 +66,8 @@ FOLLOW_UP_MAX_WORDS = 8
 FOLLOW_UP_OWN_SHARE = 0.4
 # Words that ask about whatever the previous message was about: "How long does that take?", "What's the minimum?",
 # "要等多久？". Alone, such a message finds the section that uses them most ("那要等多长时间？": the refund timing).
-_ABOUT_IT_WORDS = frozenset(
-    "long soon much mani day take wait cost minimum maximum 多 久 长 时 间 等 要 需 几 天 少 钱 最 低 高 费 用 大 概".split())
+_ABOUT_IT_WORDS = frozenset(word_terms(
+    "how long, how soon, how much, how many days, take, wait, cost, minimum, maximum; 多久 长时间 等 要 需 几天 少 钱 最低 高 费用 大概"))
 
 
 def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
