@@ -4,6 +4,8 @@ BM25, the intents' patterns and the keyword phrases all match words exactly, so 
 and a short question with one ("can i retrun this") was refused. A word that is neither in an English
 dictionary (pyspellchecker's word frequency list) nor among the knowledge base's own words is replaced by the
 knowledge base's word one edit away (an insertion, deletion, substitution or transposition), if there is one.
+Two swapped letters are the commonest slip, so an English word that is the written one with two neighbours
+swapped is the reading even where the knowledge base lacks it: "cabel" is "cable", not "label".
 """
 from __future__ import annotations
 
@@ -24,7 +26,8 @@ def _checker() -> SpellChecker:
 def correct_typos(text: str, known: frozenset[str]) -> str:
     """``text`` with each word of at least `TYPO_MIN_LEN` letters that is neither an English word nor one of
     ``known`` (lower case: the knowledge base's words) replaced by the word of ``known`` one edit away, the
-    commonest in English where there are several ("shiping" is "shipping", not "shining"); other words, and
+    commonest in English where there are several ("shiping" is "shipping", not "shining"), unless an English
+    word is the written one with two neighbouring letters swapped ("cabel" is "cable"); other words, and
     words with no such neighbour (names, "klarna" where the knowledge base has it), stay as written."""
     checker = _checker()
 
@@ -32,7 +35,16 @@ def correct_typos(text: str, known: frozenset[str]) -> str:
         word = match.group().lower()
         if len(word) < TYPO_MIN_LEN or word in known or word in checker:
             return match.group()
-        candidates = [c for c in checker.candidates(word) or () if c in known]
+        english = checker.candidates(word) or ()
+        swapped = [c for c in english if _swaps_two_neighbours(word, c)]
+        candidates = swapped or [c for c in english if c in known]
         return max(candidates, key=checker.word_usage_frequency) if candidates else match.group()
 
     return _WORD.sub(fix, text)
+
+
+def _swaps_two_neighbours(word: str, other: str) -> bool:
+    """Whether ``other`` is ``word`` with two neighbouring letters swapped ("cabel", "cable")."""
+    differ = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
+    return (len(word) == len(other) and len(differ) == 2 and differ[1] == differ[0] + 1
+            and word[differ[0]] == other[differ[1]] and word[differ[1]] == other[differ[0]])
