@@ -11,7 +11,7 @@ from typing import NamedTuple
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
-from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, split_sentences, tokenize, word_terms
+from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
 from chatbot.spelling import correct_typos
 
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
@@ -40,8 +40,14 @@ _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
     r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
-_COMMAS = re.compile(r"[,，、;；]")
-_JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|另外|同时", re.I)
+_LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics
+# A clause ends at a comma, a semicolon or a sentence's end; it asks when it ends in a question mark or has a
+# question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).
+_CLAUSE = re.compile(r"(?:[^,，;；.。!！?？]|\.(?=\S))+[,，;；.。!！?？]*")  # "$5.99" is no clause's end
+_ASKING_WORDS = re.compile(
+    r"^\W*(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|will|would|should|may)\b|"
+    r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|几|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
+_JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时", re.I)
 # Below these BM25 scores the best section does not answer the message: between the best score of an
 # out-of-scope question that no other rule refuses and the lowest of an in-scope one (English 3.0 and 4.2,
 # "Who pays customs?"; Chinese 9.3 and 13.0, "关税谁付？", with "今天几号？", what's the date, at 11.7).
@@ -149,19 +155,26 @@ class RuleRouter:
         return Route(shape_mode(question), "policy", lang, hits)
 
 
+def asking_clauses(message: str) -> list[str]:
+    """The clauses of ``message`` that ask: "I lost my receipt, can I still return it?" asks in its second."""
+    return [c for c in _CLAUSE.findall(message) if _QUESTION_MARKS.search(c) or _ASKING_WORDS.search(c)]
+
+
 def asked_part(message: str) -> str:
-    """The sentences of ``message`` that ask (end in a question mark), or all of it when none does."""
-    asked = [s for s in split_sentences(message) if _QUESTION_MARKS.search(s)]
-    return "".join(asked) or message
+    """The clauses of ``message`` that ask, or all of it when it has no question mark."""
+    return "".join(asking_clauses(message)) if _QUESTION_MARKS.search(message) else message
 
 
 def shape_mode(question: str) -> str:
     """sot when the message asks several things (several questions, or clauses joined up), else direct."""
     if len(_QUESTION_MARKS.findall(question)) >= 2 or _JOINING_WORDS.search(question):
         return "sot"
-    # Commas join the clauses of a question ("How long do I have, and who pays?"), or tell a story that asks
-    # nothing ("我的订单到了，但少了一件。"): only a message that asks splits at them.
-    return "sot" if _QUESTION_MARKS.search(question) and _COMMAS.search(question) else "direct"
+    # Commas join the questions of a message ("How long do I have, who pays?", "退货要多久，运费谁出？"), or a
+    # story or a condition to its one question ("I returned 1 of my 3 items, when will I get the money?",
+    # "我的订单到了，但少了一件。"): a message splits at them only where two of its clauses ask.
+    if not _QUESTION_MARKS.search(question):
+        return "direct"
+    return "sot" if len(asking_clauses(question)) >= 2 or _LIST_COMMA.search(question) else "direct"
 
 
 class ModelRouter:

@@ -24,6 +24,27 @@ def test_shape_mode():
     # A story that asks nothing is one message: its commas join what happened, not questions.
     assert shape_mode("我的订单到了，但少了一件。") == shape_mode("退款一周前就办了，但我的卡上还没看到。") == "direct"
     assert shape_mode("I want to return my lamp and get a refund") == "sot"
+    # A story or a condition before one question: one clause asks ("$5.99" ends no clause).
+    for one_question in ("I returned 1 of my 3 items, when will I get the money?", "If the price drops, do I get "
+                         "the difference?", "我退了3件中的1件，钱什么时候到？", "Why did you deduct $5.99 from my refund?",
+                         "我没有收据，还能退货吗？", "Hi, how long do returns take?"):
+        assert shape_mode(one_question) == "direct", one_question
+    assert shape_mode("How long do I have, who pays for shipping?") == shape_mode("退货、换货的政策是什么？") == "sot"
+    assert shape_mode("我的卡被扣了两次，而且椅子降价了，怎么处理？") == "sot"
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    ("I returned 1 of my 3 items, when will I get the money?", "refunds.timing"),
+    ("我退了3件中的1件，钱什么时候到？", "refunds.timing"),  # shipping's "什么时候到"
+    ("我没有收据，还能退货吗？", "returns.time-limit"),  # the receipt's phrase is in the clause that tells
+    ("My order still hasn't shipped, can I cancel it?", "orders.cancellation"),
+    ("收到的东西有质量问题，运费谁出？", "returns.shipping-fees"),
+    ("The sofa is custom made, can I return it?", "returns.non-returnable")])
+def test_the_asking_clause_decides_a_one_question_message(kb, question, section_id):
+    """Its commas made these SoT, with sections of the story ("I returned 1 of my 3 items, ..." had three return
+    sections after the refund timing): one question gets one answer, from what the asking clause asks."""
+    route = RuleRouter(kb).route(question)
+    assert route.mode == "direct" and route.hits[0].section.id == section_id
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
