@@ -134,6 +134,8 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("退货标签丢了", "returns.process"), ("退货标签费多少钱？", "returns.shipping-fees"),
     ("Can you pick up my return?", "returns.process"), ("能上门取件吗？", "returns.process"),  # window; refused
     ("退货去哪里寄？", "returns.process"), ("能换成别的商品吗？", "returns.exchanges"),  # window; refused
+    ("What payment methods do you take?", "payment.methods"),  # the refund method ("payment method")
+    ("I want to buy a gift card. What payment methods do you take?", "payment.methods"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -189,7 +191,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Does the warranty transfer to a new owner?", "我可以去门店自提吗？", "有会员积分吗？", "能指定送货时间吗？", "要签收吗？",
     "保修可以转给别人吗？", "怎么修改信用卡信息？", "My payment failed", "付款失败了",
     "Will someone need to sign for the package?", "Do you charge sales tax?", "I never got a confirmation email",
-    "我没收到确认邮件", "How do I update my credit card?", "How do I update my phone number?", "怎么修改手机号？"])
+    "我没收到确认邮件", "How do I update my credit card?", "How do I update my phone number?", "怎么修改手机号？",
+    "Do you have a store near me?"])  # store credit
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
