@@ -305,7 +305,7 @@ class KnowledgeBase:
 
     def _phrase_matches(self, text: str, lang: str) -> set[int]:
         """Indexes of the sections (in ``lang``'s index order) with a phrase in ``text`` (`phrase_text` of the
-        query), overlapping matches reduced to the longest."""
+        query), overlapping matches reduced to the longest ("怎么退出登录" is "退出登录", not "怎么退")."""
         spans = []  # (start, end, section index)
         for i, needles in enumerate(self._phrases[lang]):
             for needle in needles:
@@ -314,7 +314,7 @@ class KnowledgeBase:
                     spans.append((at, at + len(needle), i))
                     at = text.find(needle, at + 1)
         return {i for start, end, i in spans
-                if not any(s <= start and end <= e and e - s > end - start for s, e, _ in spans)}
+                if not any(s < end and start < e and e - s > end - start for s, e, _ in spans)}
 
     def phrase_sections(self, query: str, lang: str) -> set[str]:
         """Ids of the sections of ``lang`` with a keyword phrase found whole in ``query``."""

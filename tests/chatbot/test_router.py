@@ -136,6 +136,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("退货去哪里寄？", "returns.process"), ("能换成别的商品吗？", "returns.exchanges"),  # window; refused
     ("What payment methods do you take?", "payment.methods"),  # the refund method ("payment method")
     ("I want to buy a gift card. What payment methods do you take?", "payment.methods"),
+    ("你好，我的包裹晚了，怎么回事？", "shipping.lost-damaged"), ("能改成寄到公司吗？", "orders.address-change"),  # refused
+    ("我忘了加一件商品", "orders.adding-items"), ("我想退一双鞋，怎么退？", "returns.process"),  # refused; the window
+    ("怎么退款？", "refunds.timing"),  # "怎么退" is the process's phrase; "怎么退款" is longer
+    ("I cancelled my order, when do I get my money back?", "refunds.timing"),  # the cancellation
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -192,7 +196,7 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "保修可以转给别人吗？", "怎么修改信用卡信息？", "My payment failed", "付款失败了",
     "Will someone need to sign for the package?", "Do you charge sales tax?", "I never got a confirmation email",
     "我没收到确认邮件", "How do I update my credit card?", "How do I update my phone number?", "怎么修改手机号？",
-    "Do you have a store near me?"])  # store credit
+    "Do you have a store near me?", "How do I log out?", "怎么退出登录？"])  # store credit; refused; the lockout
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
