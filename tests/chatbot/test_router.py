@@ -140,6 +140,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("我忘了加一件商品", "orders.adding-items"), ("我想退一双鞋，怎么退？", "returns.process"),  # refused; the window
     ("怎么退款？", "refunds.timing"),  # "怎么退" is the process's phrase; "怎么退款" is longer
     ("I cancelled my order, when do I get my money back?", "refunds.timing"),  # the cancellation
+    ("Can I return a gift?", "returns.time-limit"), ("How long do I have to return a gift?", "returns.time-limit"),
+    ("Can I return a gift card?", "returns.non-returnable"),  # the gifts' two: gift cards ("gift")
+    ("Can I return a gift I got for Christmas?", "returns.holiday-season"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
