@@ -101,18 +101,19 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
     return query if weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)) else None
 
 
-def retrieve(kb: KnowledgeBase, question: str, query: str | None,
-             previous: str | None) -> tuple[str, str, list[ScoredSection], str | None]:
-    """The question's language, the query its sections are retrieved by (``query``, default the question, or
-    the `follow_up_query` with ``previous``), its top 8 sections, and its intent where retrieval misses it
+def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None, lang: str | None = None,
+             k: int = 8) -> tuple[str, str, list[ScoredSection], str | None]:
+    """The question's language (``lang``, default detected), the query its sections are retrieved by (``query``,
+    default the question, or the `follow_up_query` with ``previous``), its top ``k`` sections, and its intent
+    where retrieval misses it
     (`intents.intent_hits`, which then puts the intent's sections first): what both routers route on. A message
     that asks one thing puts the sections with a keyword phrase in its question first: the phrase says what it
     asks ("Will someone need to sign for the package?" is about a signature, an uncovered topic, not about
     signing in; "What is your email address?" asks for the agents, not for changing an account's email)."""
-    lang = detect_lang(question)
+    lang = lang or detect_lang(question)
     question, query = correct_typos(question, kb.words(lang)), correct_typos(query, kb.words(lang)) if query else None
     query = follow_up_query(kb, query or question, previous, lang) or query or question
-    hits, intent = intent_hits(kb, question, lang, kb.search(query, lang=lang, k=8), in_scope_bar(query, lang))
+    hits, intent = intent_hits(kb, question, lang, kb.search(query, lang=lang, k=k), in_scope_bar(query, lang))
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
         hits = [h for h in hits if h.section.id in phrased] + [h for h in hits if h.section.id not in phrased]

@@ -18,14 +18,12 @@ from typing import AsyncIterator, NamedTuple
 
 from chatbot.auth import KeyAuth
 from chatbot.guard import check_input, mask_pii
-from chatbot.intents import intent_hits
 from chatbot.knowledge import KnowledgeBase, detect_lang
 from chatbot.latency import GaugeHistory, LatencyReport, build_latency_report
 from chatbot.planner import AnswerDone, OutlineReady, Planner, PointDelta, PointDone
 from chatbot.pruning import PRUNE_OVER_CHARS
 from chatbot.prometheus import ServiceMetrics
-from chatbot.router import RuleRouter, in_scope_bar
-from chatbot.spelling import correct_typos
+from chatbot.router import RuleRouter, retrieve
 from engine.sampling import SamplingParams
 from engine.scheduler import QueueFullError
 
@@ -230,15 +228,14 @@ class ChatService:
         return ChatError(code, f"{code} error: {exc}")
 
     def lookup_policy(self, query: str, lang: str | None = None, limit: int = 5) -> list[PolicyHit]:
-        """KB sections matching the query, best first; `lang` None searches the query's own language. The sections
-        of an intent that retrieval misses come first (`intents.intent_hits`): "return policy" gives the returns'
-        lead sections, not the assistant's own section; "my tv is broken" the defect and warranty sections."""
+        """KB sections matching the query, best first, retrieved as the chat retrieves (`router.retrieve`: typos
+        read, an intent's sections first, a one-question message's keyword phrase first); `lang` None searches
+        the query's own language. "return policy" gives the returns' lead sections, not the assistant's own
+        section; "my tv is broken" the defect and warranty sections."""
         query = check_input(query, self.config.max_question_chars)
         if not 1 <= limit <= self.config.max_policy_results:
             raise ValueError(f"limit must be between 1 and {self.config.max_policy_results}")
-        lang = lang or detect_lang(query)
-        query = correct_typos(query, self.kb.words(lang))
-        hits, _ = intent_hits(self.kb, query, lang, self.kb.search(query, lang, k=limit), in_scope_bar(query, lang))
+        _, _, hits, _ = retrieve(self.kb, query, None, None, lang=lang, k=max(limit, 8))  # phrases reorder 8
         return [PolicyHit(h.section.id, h.section.lang, h.section.category, h.section.title, h.section.text,
                           round(h.score, 4)) for h in hits[:limit]]
 

@@ -120,6 +120,11 @@ def test_lookup_policy_puts_an_intent_s_sections_first(service):
     assert [h.id for h in service.lookup_policy("shipping", limit=2)] == ["shipping.dispatch", "shipping.standard"]
     assert [h.id for h in service.lookup_policy("my tv is broken", limit=2)] == ["warranty.early-defects",
                                                                                    "warranty.electronics"]
+    # The chat's retrieval: a one-question message's phrase first (the lookup found the account lockout for
+    # "sign", the uncovered topics' section for the receipt), typos read.
+    assert service.lookup_policy("Will someone need to sign for the package?", limit=1)[0].id == "contact.scope"
+    assert service.lookup_policy("I lost my receipt, can I still return the lamp?", limit=1)[0].id == "returns.time-limit"
+    assert service.lookup_policy("can i retrun this", limit=1)[0].id == "returns.time-limit"
 
 
 def test_roles_and_metrics(service):
