@@ -150,10 +150,24 @@ class RuleRouter:
             return Route("refuse", "catalog", lang, hits)
         if intent in SEVERAL_POINTS:
             return Route("sot", intent, lang, hits)
+        shape = shape_mode(question)
+        if hits and hits[0].section.id == OUT_OF_SCOPE_SECTION and shape == "sot" and (
+                covered := self._covered_clauses(question, lang)):
+            hits = self.kb.search(" ".join(covered), lang=lang, k=len(hits))  # the uncovered topic's words aside
         if (not hits or hits[0].score < in_scope_bar(query, lang)
                 or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)):
             return Route("refuse", "out_of_scope", lang, hits)
-        return Route(shape_mode(question), "policy", lang, hits)
+        return Route(shape, "policy", lang, hits)
+
+    def _covered_clauses(self, message: str, lang: str) -> list[str]:
+        """The asking clauses of ``message`` that find a policy section on their own: "Can I pick up in store, or
+        how much is shipping?" asks about an uncovered topic first, and then about shipping."""
+        covered = []
+        for clause in asking_clauses(message):
+            hits = self.kb.search(clause, lang=lang, k=1)
+            if hits and hits[0].section.id != OUT_OF_SCOPE_SECTION and hits[0].score >= in_scope_bar(clause, lang):
+                covered.append(clause)
+        return covered
 
 
 def asking_clauses(message: str) -> list[str]:

@@ -215,6 +215,18 @@ def test_a_phrase_in_an_other_sentence_does_not_decide(kb):
     assert route.mode == "direct" and route.hits[0].section.id == "warranty.electronics"
 
 
+@pytest.mark.parametrize("question, section_id", [
+    ("Can I pick up in store, or how much is shipping?", "shipping.standard"),
+    ("能自提吗？退货要多久？", "returns.time-limit")])
+def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, section_id):
+    """Where the uncovered topic's phrase led, the whole message was refused; its covered question is answered,
+    from the covered clauses alone (the store pickup's "store" brought store credit)."""
+    route = RuleRouter(kb).route(question)
+    assert route.mode == "sot" and route.hits[0].section.id == section_id
+    assert "refunds.store-credit" not in [h.section.id for h in route.hits[:3]]
+    assert RuleRouter(kb).route("Is there a loyalty program? Is there a physical store?").mode == "refuse"
+
+
 @pytest.mark.parametrize("question, reason", [
     ("Hi there!", "greeting"), ("你好！", "greeting"), ("thanks", "thanks"), ("ok thanks", "thanks"),
     ("Thanks so much for your help!", "thanks"), ("好的，谢谢", "thanks"), ("bye", "goodbye"), ("再见", "goodbye"),
