@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from typing import AsyncIterator, NamedTuple
@@ -19,7 +18,7 @@ from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
-from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, in_scope_bar
+from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, in_scope_bar, questions_asked
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
@@ -33,7 +32,6 @@ MIN_COVERAGE = 0.6  # a point must keep this share of its section's terms, or th
 # A separately asked question's own best section is a point when it beats that question's second-best section
 # by this factor (and clears the in-scope bar): "Who pays for return shipping? How long until my refund?"
 ASKED_MARGIN = 1.25
-_QUESTIONS = re.compile(r"[^?？]+[?？]")
 
 
 class OutlineReady(NamedTuple):
@@ -145,7 +143,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them, each ending in
     a question mark) one by one: each question's best section, where it clears the in-scope bar and beats the
     question's second-best by `ASKED_MARGIN`."""
-    questions = [q for q in _QUESTIONS.findall(message) if q.strip()]
+    questions = questions_asked(message)
     if not 2 <= len(questions) <= MAX_POINTS:
         return set()
     asked = set()

@@ -86,7 +86,11 @@ def test_each_question_of_another_category_gets_its_section(kb, question, wanted
 
 
 def test_sections_asked_needs_separate_questions_with_a_clear_best(kb):
-    assert sections_asked(kb, "How long do I have to return a lamp, and who pays for return shipping?", "en") == set()
+    assert sections_asked(kb, "If I return a lamp, who pays for return shipping?", "en") == set()  # one question
+    # Asking clauses are questions, with or without their own question mark ("and how long ..." too).
+    assert sections_asked(kb, "How long do I have to return a lamp, and who pays for return shipping?", "en") == {
+        "returns.shipping-fees"}  # "How long do I have to return a lamp" has no clear best
+    assert "refunds.timing" in sections_asked(kb, "How do I return an item and how long until I get my refund?", "en")
     assert sections_asked(kb, "Hi? Hello? Hey? What? Why?", "en") == set()  # five questions: more than the points
     assert sections_asked(kb, "What's the weather? Who won the game?", "en") == set()  # below the in-scope bar
     assert sections_asked(kb, "Can I pay with PayPal? How do I reset my password?", "en") == {

@@ -31,6 +31,10 @@ def test_shape_mode():
         assert shape_mode(one_question) == "direct", one_question
     assert shape_mode("How long do I have, who pays for shipping?") == shape_mode("退货、换货的政策是什么？") == "sot"
     assert shape_mode("我的卡被扣了两次，而且椅子降价了，怎么处理？") == "sot"
+    # A question that names nothing asks about each told clause.
+    assert shape_mode("账户被锁了，密码也重置不了，怎么办？") == shape_mode("被扣了两次钱，订单还没发货，怎么回事？") == "sot"
+    for one_story in ("My order was cancelled, why?", "Hi, I ordered the wrong size, what do I do?", "订单被取消了，为什么？"):
+        assert shape_mode(one_story) == "direct", one_story
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
