@@ -147,6 +147,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("Can I return a gift?", "returns.time-limit"), ("How long do I have to return a gift?", "returns.time-limit"),
     ("Can I return a gift card?", "returns.non-returnable"),  # the gifts' two: gift cards ("gift")
     ("Can I return a gift I got for Christmas?", "returns.holiday-season"),
+    ("My table arrived scratched", "shipping.lost-damaged"), ("桌子有划痕", "shipping.lost-damaged"),  # furniture's
+    # warranty (the frame)
+    ("My phone won't charge", "warranty.early-defects"),  # the agents, for "phone"
+    ("My laptop is not charging", "warranty.early-defects"),  # the double charges
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
