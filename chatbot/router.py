@@ -94,7 +94,7 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
         return None
     query = f"{previous}\n{message}"
-    hits = kb.search(query, lang=lang, k=1)
+    hits = follow_up_hits(kb, message, previous, lang, k=1)
     if not hits or hits[0].score < in_scope_bar(query, lang):
         return None
     if set(word_terms(to_simplified(message))) <= _ABOUT_IT_WORDS:
@@ -108,6 +108,21 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
     return query if weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)) else None
 
 
+def follow_up_hits(kb: KnowledgeBase, message: str, previous: str, lang: str, k: int) -> list[ScoredSection]:
+    """The top ``k`` sections of a follow-up, ``previous`` and ``message`` together, where a section of the
+    previous topic (one that ``previous`` alone scores on) also gets ``message``'s own score, unless every word of
+    ``message`` asks about that topic (`_ABOUT_IT_WORDS`): "Who pays for it?" after "How do I return an item?"
+    asks for the return fees, though the two together find the return process first."""
+    everything = len(kb.sections(lang))
+    hits = kb.search(f"{previous}\n{message}", lang=lang, k=everything)
+    if not set(word_terms(to_simplified(message))) <= _ABOUT_IT_WORDS:
+        own = {h.section.id: h.score for h in kb.search(message, lang=lang, k=everything)}
+        topic = {h.section.id for h in kb.search(previous, lang=lang, k=everything)}
+        hits = sorted((ScoredSection(h.section, h.score + own.get(h.section.id, 0.0) * (h.section.id in topic))
+                       for h in hits), key=lambda h: -h.score)
+    return hits[:k]
+
+
 def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None, lang: str | None = None,
              k: int = 8) -> tuple[str, str, list[ScoredSection], str | None]:
     """The question's language (``lang``, default detected), the query its sections are retrieved by (``query``,
@@ -119,8 +134,10 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     signing in; "What is your email address?" asks for the agents, not for changing an account's email)."""
     lang = lang or detect_lang(question)
     question, query = correct_typos(question, kb.words(lang)), correct_typos(query, kb.words(lang)) if query else None
-    query = follow_up_query(kb, query or question, previous, lang) or query or question
-    hits, intent = intent_hits(kb, question, lang, kb.search(query, lang=lang, k=k), in_scope_bar(query, lang))
+    message = query or question
+    query = follow_up_query(kb, message, previous, lang) or message
+    searched = follow_up_hits(kb, message, previous, lang, k) if query != message else kb.search(query, lang=lang, k=k)
+    hits, intent = intent_hits(kb, question, lang, searched, in_scope_bar(query, lang))
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
         hits = [h for h in hits if h.section.id in phrased] + [h for h in hits if h.section.id not in phrased]

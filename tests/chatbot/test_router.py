@@ -273,6 +273,11 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     ("Do you ship to Canada?", "Can I pay with PayPal?", "payment.methods"),
     ("电子产品保修多久？", "那家具呢？", "warranty.furniture"),
     ("能寄到加拿大吗？", "大概需要等几天？", "shipping.international"),  # 13 index terms, 7 words: standard shipping
+    # The follow-up's own words rank the previous topic's sections: the two together found the process first,
+    # and "Who pays for it?" was refused (its words were not on the process).
+    ("How do I return an item?", "Who pays for it?", "returns.shipping-fees"),
+    ("How do I return an item?", "Is it free?", "returns.shipping-fees"),
+    ("What's your return policy?", "What about electronics?", "returns.restocking-fee"),  # not the warranty
 ])
 def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
