@@ -79,8 +79,9 @@ FOLLOW_UP_MAX_WORDS = 8
 FOLLOW_UP_OWN_SHARE = 0.4
 # Words that ask about whatever the previous message was about: "How long does that take?", "What's the minimum?",
 # "要等多久？". Alone, such a message finds the section that uses them most ("那要等多长时间？": the refund timing).
-_ABOUT_IT_WORDS = frozenset(word_terms(
-    "how long, how soon, how much, how many days, take, wait, cost, minimum, maximum; 多久 长时间 等 要 需 几天 少 钱 最低 高 费用 大概"))
+_HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait; 多久 长时间 等 要 需 几天 大概"))
+_HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, free, fee, charge; 少 钱 最低 高 费用 付 免费 收费"))
+_ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
 
 
 def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
@@ -94,7 +95,7 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
         return None
     query = f"{previous}\n{message}"
-    hits = follow_up_hits(kb, message, previous, lang, k=1)
+    hits = kb.search(query, lang=lang, k=1)
     if not hits or hits[0].score < in_scope_bar(query, lang):
         return None
     if set(word_terms(to_simplified(message))) <= _ABOUT_IT_WORDS:
@@ -109,17 +110,19 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
 
 
 def follow_up_hits(kb: KnowledgeBase, message: str, previous: str, lang: str, k: int) -> list[ScoredSection]:
-    """The top ``k`` sections of a follow-up, ``previous`` and ``message`` together, where a section of the
-    previous topic (one that ``previous`` alone scores on) also gets ``message``'s own score, unless every word of
-    ``message`` asks about that topic (`_ABOUT_IT_WORDS`): "Who pays for it?" after "How do I return an item?"
-    asks for the return fees, though the two together find the return process first."""
+    """The top ``k`` sections of a follow-up, ``previous`` and ``message`` together. Where ``message`` alone is
+    under the in-scope bar and asks more than how long, the sections of the previous topic (the category of
+    ``previous``'s best section) also get ``message``'s own score: "Who pays for it?" after "How do I return an
+    item?" asks for the return fees, though the two together find the return process first."""
     everything = len(kb.sections(lang))
     hits = kb.search(f"{previous}\n{message}", lang=lang, k=everything)
-    if not set(word_terms(to_simplified(message))) <= _ABOUT_IT_WORDS:
-        own = {h.section.id: h.score for h in kb.search(message, lang=lang, k=everything)}
-        topic = {h.section.id for h in kb.search(previous, lang=lang, k=everything)}
-        hits = sorted((ScoredSection(h.section, h.score + own.get(h.section.id, 0.0) * (h.section.id in topic))
-                       for h in hits), key=lambda h: -h.score)
+    own = kb.search(message, lang=lang, k=everything)
+    topic = kb.search(previous, lang=lang, k=1)
+    if (own and own[0].score < in_scope_bar(message, lang) and topic
+            and not set(word_terms(to_simplified(message))) <= _HOW_LONG_WORDS):
+        category, own_score = topic[0].section.category, {h.section.id: h.score for h in own}
+        hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
+                                     * (h.section.category == category)) for h in hits), key=lambda h: -h.score)
     return hits[:k]
 
 

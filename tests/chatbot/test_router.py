@@ -263,7 +263,7 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     ("加急配送多久能到？", "要多少钱？", "shipping.express"),
     ("我想注销账户", "需要多久？", "account.deletion"),
     ("拆封的耳机能退吗？", "要扣钱吗？", "returns.restocking-fee"),
-    ("退貨期限是多久？", "節假日呢？", "returns.time-limit"),  # traditional characters
+    ("退貨期限是多久？", "節假日呢？", "returns.holiday-season"),  # traditional; the window, before follow_up_hits
     # Words that ask about the previous topic: alone, a section that uses them, or refused.
     ("我想注销账户", "那要等多长时间？", "account.deletion"),  # alone: the refund timing, over the bar
     ("I want to delete my account", "How long does that take?", "account.deletion"),
@@ -274,7 +274,7 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     ("电子产品保修多久？", "那家具呢？", "warranty.furniture"),
     ("能寄到加拿大吗？", "大概需要等几天？", "shipping.international"),  # 13 index terms, 7 words: standard shipping
     # The follow-up's own words rank the previous topic's sections: the two together found the process first,
-    # and "Who pays for it?" was refused (its words were not on the process).
+    # and "Who pays for it?" was refused (its words were not on the process; "pay" and "free" now ask about it).
     ("How do I return an item?", "Who pays for it?", "returns.shipping-fees"),
     ("How do I return an item?", "Is it free?", "returns.shipping-fees"),
     ("What's your return policy?", "What about electronics?", "returns.restocking-fee"),  # not the warranty
