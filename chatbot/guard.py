@@ -53,7 +53,8 @@ _ESCALATION_RULES = {
         r"\bspark(s|ing|ed)?\b|\bexplo(ded|sion|de|ding)\b|\bmelt(ed|ing)\b|\boverheat\w*",
         r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*",
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t)\b|\bhospital\b",
-        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|流血|过热",
+        r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
+        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|流血|过热|吞(了|下|进)|误吞|噎|中毒",
     ),
     "fraud": _rules(
         r"\bfraud\w*|\bscam\w*|\bphishing\b|\bidentity\s+theft\b",
@@ -64,18 +65,25 @@ _ESCALATION_RULES = {
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+my\s+(credit\s+)?"
         r"(card|account|paypal)",
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
+        r"\bi\s+(never|didn'?t|did\s+not)\s+(make|place|authori[sz]e|order)\s+(this|that|these|those|the|any)\s+"
+        r"(purchase|order|charge|payment|transaction)s?\b",
         r"诈骗|欺诈|盗刷|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
     ),
     "legal": _rules(
         r"\b(lawyer|attorney|solicitor|lawsuit|litigation)s?\b|\blegal\s+action\b|\bsmall\s+claims\b",
         r"\bclass\s+action\b|\b(sue|suing)\s+(you|northwind|your|the)\b|\b(i'?ll|will|going\s+to|gonna)\s+sue\b",
         r"\b(take|see)\s+(you|northwind)\s+(to|in)\s+court\b",
-        r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会",
+        r"\breport(ing)?\s+(you|northwind|this|your\s+(company|store))\s+to\s+(the\s+)?"
+        r"(bbb|better\s+business\s+bureau|ftc|attorney\s+general|authorities|police|consumer)",
+        r"\bbetter\s+business\s+bureau\b|\bconsumer\s+protection\b",
+        r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管",
     ),
     "human": _rules(
         r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
+        r"\b(transfer|connect|put)\s+me\s+(through\s+)?(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+)?"
+        r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"\bcomplain(t|ts|ing)?\b",
         r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back)\b",
         r"转人工|人工客服|人工服务|真人|投诉|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管)",

@@ -68,6 +68,10 @@ ESCALATIONS = [
     ("I want to file a complaint about my delivery", "human"),
     ("我想投诉", "human"),
     ("This is ridiculous, nobody answers my emails.", "human"), ("我要找经理", "human"), ("没人回复我的邮件", "human"),
+    # A sweep of 2026-12-02: refused, answered from the lost parcels ("report"), the warranty claim, the agents.
+    ("My kid swallowed a part of the toy", "safety"), ("孩子误吞了一个零件", "safety"),
+    ("I'll report you to the BBB", "legal"), ("我要打12315投诉你们", "legal"),
+    ("I didn't make this purchase", "fraud"), ("Transfer me to an agent please", "human"),
 ]
 NOT_ESCALATIONS = [
     "How do I return a lamp?",
@@ -78,6 +82,7 @@ NOT_ESCALATIONS = [
     "包裹被偷了怎么办？",
     "在线聊天客服几点上班？",
     "I was charged twice for one order",
+    "Can I report a damaged parcel?", "I didn't make it home in time for the delivery",
 ]
 
 
