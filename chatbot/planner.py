@@ -18,7 +18,8 @@ from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
-from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, in_scope_bar, questions_asked
+from chatbot.message_shape import questions_asked
+from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, in_scope_bar
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.pruning import prune_message
-from chatbot.router import MIN_TOP_SCORE, SMALL_TALK, RuleRouter, follow_up_query, in_scope_bar, shape_mode
+from chatbot.router import MIN_TOP_SCORE, SMALL_TALK, RuleRouter, follow_up_query, in_scope_bar
 
 
 def test_rule_router_accuracy_on_eval_set(kb, eval_questions):
@@ -14,27 +14,6 @@ def test_rule_router_accuracy_on_eval_set(kb, eval_questions):
     correct = sum(router.route(p.text, p.query, r.get("previous")).mode == r["expected_mode"]
                   for p, r in zip(pruned, rows))
     assert correct / len(rows) >= 0.95
-
-
-def test_shape_mode():
-    assert shape_mode("How long is the warranty on electronics?") == "direct"
-    assert shape_mode("How long do I have, and who pays for shipping?") == "sot"
-    assert shape_mode("你们能寄到加拿大吗？要多久？") == "sot"
-    assert shape_mode("退货要多久，运费谁出？") == "sot"
-    # A story that asks nothing is one message: its commas join what happened, not questions.
-    assert shape_mode("我的订单到了，但少了一件。") == shape_mode("退款一周前就办了，但我的卡上还没看到。") == "direct"
-    assert shape_mode("I want to return my lamp and get a refund") == "sot"
-    # A story or a condition before one question: one clause asks ("$5.99" ends no clause).
-    for one_question in ("I returned 1 of my 3 items, when will I get the money?", "If the price drops, do I get "
-                         "the difference?", "我退了3件中的1件，钱什么时候到？", "Why did you deduct $5.99 from my refund?",
-                         "我没有收据，还能退货吗？", "Hi, how long do returns take?"):
-        assert shape_mode(one_question) == "direct", one_question
-    assert shape_mode("How long do I have, who pays for shipping?") == shape_mode("退货、换货的政策是什么？") == "sot"
-    assert shape_mode("我的卡被扣了两次，而且椅子降价了，怎么处理？") == "sot"
-    # A question that names nothing asks about each told clause.
-    assert shape_mode("账户被锁了，密码也重置不了，怎么办？") == shape_mode("被扣了两次钱，订单还没发货，怎么回事？") == "sot"
-    for one_story in ("My order was cancelled, why?", "Hi, I ordered the wrong size, what do I do?", "订单被取消了，为什么？"):
-        assert shape_mode(one_story) == "direct", one_story
 
 
 @pytest.mark.parametrize(("question", "section_id"), [

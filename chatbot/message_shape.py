@@ -1,0 +1,63 @@
+"""How a customer's message asks: its clauses, the ones that ask, its separate questions, and so its shape, one
+question (direct) or several (sot).
+
+A message splits into clauses at commas, semicolons and sentence ends. A clause asks when it ends in a question
+mark or has a question word; a question that names nothing ("怎么办？", "What should I do?") asks about what the
+message tells. The router reads the asking clauses for a one-question message's keyword phrases, and the planner
+gives each separate question its own section.
+"""
+from __future__ import annotations
+
+import re
+
+GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨)( there| all)?\W*$", re.I)
+_QUESTION_MARKS = re.compile(r"[?？]")
+_LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics
+# A clause ends at a comma, a semicolon or a sentence's end; it asks when it ends in a question mark or has a
+# question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).
+_CLAUSE = re.compile(r"(?:[^,，;；.。!！?？]|\.(?=\S))+[,，;；.。!！?？]*")  # "$5.99" is no clause's end
+_ASKING_WORDS = re.compile(
+    r"^\W*(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|will|would|should|may)\b|"
+    r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|几|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
+_OPEN_QUESTION = re.compile(
+    r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
+    r"what now|what happened|why|how come|help( me)?|any ideas)\W*$|"
+    r"^\W*(那|那么|请问)?(我)?(该)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事)(呢|啊|呀)?\W*$", re.I)
+_JOINED_QUESTION = re.compile(
+    r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|can|could|do|does|is|are|will|would|should)\b)"
+    r"|还有|另外", re.I)
+_JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时", re.I)
+
+
+def asking_clauses(message: str) -> list[str]:
+    """The clauses of ``message`` that ask: "I lost my receipt, can I still return it?" asks in its second."""
+    return [c for c in _CLAUSE.findall(message) if _QUESTION_MARKS.search(c) or _ASKING_WORDS.search(c)]
+
+
+def questions_asked(message: str) -> list[str]:
+    """The separate questions of ``message``: its asking clauses, split again where a joining word starts a new
+    question ("How do I return an item and how long until I get my refund?" asks two)."""
+    return [part for clause in asking_clauses(message) for part in _JOINED_QUESTION.split(clause) if part.strip()]
+
+
+def asked_part(message: str) -> str:
+    """The clauses of ``message`` that ask, or all of it when it has no question mark."""
+    return "".join(asking_clauses(message)) if _QUESTION_MARKS.search(message) else message
+
+
+def shape_mode(question: str) -> str:
+    """sot when the message asks several things (several questions, or clauses joined up), else direct."""
+    if len(_QUESTION_MARKS.findall(question)) >= 2 or _JOINING_WORDS.search(question):
+        return "sot"
+    # Commas join the questions of a message ("How long do I have, who pays?", "退货要多久，运费谁出？"), or a
+    # story or a condition to its one question ("I returned 1 of my 3 items, when will I get the money?",
+    # "我的订单到了，但少了一件。"): a message splits at them only where two of its clauses ask.
+    # A question that names nothing ("怎么办？", "What should I do?") asks about what the message tells, and
+    # so about each told clause ("账户被锁了，密码也重置不了，怎么办？").
+    if not _QUESTION_MARKS.search(question):
+        return "direct"
+    clauses = [c for c in _CLAUSE.findall(question) if not GREETING.match(c)]
+    asking = asking_clauses(question)
+    if asking and all(_OPEN_QUESTION.match(c) for c in asking):
+        asking = [c for c in clauses if c not in asking]  # the told clauses
+    return "sot" if len(asking) >= 2 or _LIST_COMMA.search(question) else "direct"
