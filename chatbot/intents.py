@@ -25,7 +25,7 @@ OVERVIEW_POINTS = 4
 INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: others join its outline only as high
 
 _CATEGORY_NAMES = {
-    "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款", "shipping": r"\bshipping\b|\bdelivery\b|配送|发货",
+    "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款", "shipping": r"\bshipping\b|\bdelivery\b|配送|发货|运费",
     "payment": r"\bpayments?\b|支付|付款", "warranty": r"\bwarrant(y|ies)\b|\bguarantees?\b|保修",
     "account": r"\baccounts?\b|账户|账号", "orders": r"\borders?\b|订单"}
 _OVERVIEW_WORDS = re.compile(

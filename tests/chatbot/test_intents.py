@@ -47,6 +47,7 @@ _WARRANTY_LEAD = ["warranty.electronics", "warranty.furniture", "warranty.protec
     ("What's your return policy?", _RETURNS_LEAD), ("Returns?", _RETURNS_LEAD), ("你們的退貨政策是怎樣的？", _RETURNS_LEAD),
     ("How does shipping work?", ["shipping.dispatch", "shipping.standard", "shipping.express",
                                  "shipping.international"]),
+    ("运费？", ["shipping.dispatch", "shipping.standard", "shipping.express", "shipping.international"]),  # refused
     ("保修政策", _WARRANTY_LEAD), ("Is it under warranty?", _WARRANTY_LEAD),
     ("Return and refund policy", ["returns.time-limit", "returns.condition", "refunds.timing",
                                   "refunds.bank-processing"]),

@@ -134,6 +134,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("我等了三个星期了，还没收到！", "shipping.lost-damaged"),  # the bank's processing time
     ("我还没收到退款", "refunds.bank-processing"),  # "还没收到" alone is now a parcel's, not the bank's
     ("Can I get free shipping on this order?", "shipping.standard"),  # the cancellation ("free")
+    ("請問退款什麼時候到帳？", "refunds.bank-processing"),  # standard shipping's "什么时候到"
+    ("Can I return shoes I wore outside?", "returns.condition"),  # the window
+    ("Can I return a video game?", "returns.non-returnable"), ("我买的游戏光盘拆了还能退吗？", "returns.non-returnable"),
+    ("运费多少？", "shipping.standard"), ("退货运费多少？", "returns.shipping-fees"),  # a bare "运费" is the overview
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
