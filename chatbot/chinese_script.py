@@ -2,6 +2,7 @@
 prompts and the guard's rules are written in them) and answered in traditional ones."""
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import opencc
@@ -12,9 +13,14 @@ def _converter(config: str) -> opencc.OpenCC:
     return opencc.OpenCC(config)
 
 
+# OpenCC reads 帳 (accounts and money, and a tent's 帐) as 帐; simplified Chinese writes money's and accounts' 账.
+_MONEY_WORDS = re.compile("帐(号|户|单|上|款|目)|(到|入|对|记|结|转)帐")
+
+
 def to_simplified(text: str) -> str:
-    """Traditional characters and phrases in ``text`` as simplified ones; anything else is left as it is."""
-    return _converter("t2s").convert(text)
+    """Traditional characters and phrases in ``text`` as simplified ones (帳號 as 账号, 到帳 as 到账); anything else
+    is left as it is."""
+    return _MONEY_WORDS.sub(lambda m: m.group().replace("帐", "账"), _converter("t2s").convert(text))
 
 
 def to_traditional(text: str) -> str:
@@ -32,4 +38,4 @@ def _num_changed(text: str, converted: str) -> int:
 def is_traditional(text: str) -> bool:
     """Whether ``text`` is written in traditional characters: more of them would change in simplified script than
     the other way round (characters both scripts share count for neither)."""
-    return _num_changed(text, to_simplified(text)) > _num_changed(text, _converter("s2t").convert(text))
+    return _num_changed(text, _converter("t2s").convert(text)) > _num_changed(text, _converter("s2t").convert(text))

@@ -19,6 +19,15 @@ def test_conversion_keeps_numbers_amounts_and_latin_text():
     assert to_traditional("请客服代为发起") == "請客服代為發起"  # Taiwan's and Hong Kong's 為, not 爲
 
 
+
+def test_money_s_and_account_s_zhang_reads_as_the_knowledge_base_writes_it():
+    """OpenCC reads 帳 as 帐, and the knowledge base writes 账号, 账户, 到账: "請問退款什麼時候到帳？" missed the bank's
+    "到账" and got standard shipping's "什么时候到". A tent (帐篷) keeps its 帐."""
+    assert to_simplified("請問退款什麼時候到帳？我的帳號、帳戶和帳單") == "请问退款什么时候到账？我的账号、账户和账单"
+    assert to_simplified("帳篷能退嗎？") == "帐篷能退吗？"
+    assert not is_traditional("我的帐号被锁了")  # a simplified message that writes 帐号 stays simplified
+
+
 def test_planner_events_are_shown_in_traditional():
     outline = OutlineReady("sot", "returns", ["退货时限", "退货运费"], ["returns.time-limit", "returns.shipping-fees"],
                            "zh")
