@@ -33,7 +33,7 @@ _OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|
 # Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy
 # (shipping, fees, the protection plan, installments, refunds, price adjustments) keeps a price question in scope.
 _CATALOG = re.compile(
-    r"\bdo you (sell|carry|stock)\b|\b(in|out of|back in) stock\b|"
+    r"\bdo you (sell|carry|stock)\b(?! (my|our|your customers'?|customers'?) )|\b(in|out of|back in) stock\b|"
     r"\bhow much (is|are|does|do) (the|a|an|this|that|these|those|your)\b|\bprice of\b|"
     r"\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
     r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)

@@ -138,6 +138,8 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("Can I return shoes I wore outside?", "returns.condition"),  # the window
     ("Can I return a video game?", "returns.non-returnable"), ("我买的游戏光盘拆了还能退吗？", "returns.non-returnable"),
     ("运费多少？", "shipping.standard"), ("退货运费多少？", "returns.shipping-fees"),  # a bare "运费" is the overview
+    ("The password reset email never came", "account.password-reset"),  # the lost parcels ("never came")
+    ("How long until I can log in again?", "account.lockout"),  # refused
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -195,7 +197,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Will someone need to sign for the package?", "Do you charge sales tax?", "I never got a confirmation email",
     "我没收到确认邮件", "How do I update my credit card?", "How do I update my phone number?", "怎么修改手机号？",
     "Do you have a store near me?", "How do I log out?", "怎么退出登录？",  # store credit; refused; the lockout
-    "Can you help me write an email to my boss?"])  # the email change
+    "Can you help me write an email to my boss?",  # the email change
+    "Is my credit card info stored?", "Do you sell my data?"])  # the refund method; a catalogue question
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
