@@ -18,6 +18,7 @@ from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
+from chatbot.intents import overview_categories
 from chatbot.message_shape import questions_asked
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, in_scope_bar
 from engine.sampling import SamplingParams
@@ -141,17 +142,20 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
 
 
 def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
-    """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them, each ending in
-    a question mark) one by one: each question's best section, where it clears the in-scope bar and beats the
-    question's second-best by `ASKED_MARGIN`."""
+    """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them,
+    `message_shape.questions_asked`) one by one: each question's best section, where it clears the in-scope bar
+    and beats the question's second-best by `ASKED_MARGIN` or shares its category ("how long will the refund
+    take?": the refund timing, a little over the bank's time). A question for a category's overview ("退货政策
+    是什么？") has no one best section."""
     questions = questions_asked(message)
     if not 2 <= len(questions) <= MAX_POINTS:
         return set()
     asked = set()
     for question in questions:
         hits = kb.search(question, lang=lang, k=2)
-        if (hits and hits[0].score >= in_scope_bar(question, lang)
-                and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score)):
+        if (hits and hits[0].score >= in_scope_bar(question, lang) and not overview_categories(question)
+                and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
+                     or hits[0].section.category == hits[1].section.category)):
             asked.add(hits[0].section.id)
     return asked
 

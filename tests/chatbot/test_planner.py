@@ -91,6 +91,11 @@ def test_sections_asked_needs_separate_questions_with_a_clear_best(kb):
     assert sections_asked(kb, "How long do I have to return a lamp, and who pays for return shipping?", "en") == {
         "returns.shipping-fees"}  # "How long do I have to return a lamp" has no clear best
     assert "refunds.timing" in sections_asked(kb, "How do I return an item and how long until I get my refund?", "en")
+    # A best section of the second-best's category counts (the refund timing over the bank's time, under the
+    # margin); a question for an overview has none.
+    assert "refunds.timing" in sections_asked(
+        kb, "If I return an opened laptop, is there a fee, and how long will the refund take?", "en")
+    assert sections_asked(kb, "退货政策是什么？退款要多久？", "zh") == {"refunds.timing"}
     assert sections_asked(kb, "Hi? Hello? Hey? What? Why?", "en") == set()  # five questions: more than the points
     assert sections_asked(kb, "What's the weather? Who won the game?", "en") == set()  # below the in-scope bar
     assert sections_asked(kb, "Can I pay with PayPal? How do I reset my password?", "en") == {
