@@ -20,7 +20,7 @@ from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.intents import overview_categories
 from chatbot.message_shape import questions_asked
-from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, in_scope_bar
+from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, asks_about_the_topic, in_scope_bar
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
@@ -146,7 +146,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     `message_shape.questions_asked`) one by one: each question's best section, where it clears the in-scope bar
     and beats the question's second-best by `ASKED_MARGIN` or shares its category ("how long will the refund
     take?": the refund timing, a little over the bank's time). A question for a category's overview ("退货政策
-    是什么？") has no one best section."""
+    是什么？") has no one best section, nor has one that asks about a topic another names ("多少钱？")."""
     questions = questions_asked(message)
     if not 2 <= len(questions) <= MAX_POINTS:
         return set()
@@ -154,6 +154,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     for question in questions:
         hits = kb.search(question, lang=lang, k=2)
         if (hits and hits[0].score >= in_scope_bar(question, lang) and not overview_categories(question)
+                and not asks_about_the_topic(question)
                 and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
                      or hits[0].section.category == hits[1].section.category)):
             asked.add(hits[0].section.id)

@@ -69,6 +69,12 @@ _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, f
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
 
 
+def asks_about_the_topic(message: str) -> bool:
+    """Whether every word of ``message`` asks about a topic named elsewhere ("How much does it cost?", "多少钱？",
+    "How long?"): a follow-up's previous message, or a message's other question, names it."""
+    return set(word_terms(to_simplified(message))) <= _ABOUT_IT_WORDS
+
+
 def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
     """``previous`` and ``message`` together, when ``message`` reads as a follow-up of ``previous``: it is short
     (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters, stopwords aside), the two together find a
@@ -83,7 +89,7 @@ def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang:
     hits = kb.search(query, lang=lang, k=1)
     if not hits or hits[0].score < in_scope_bar(query, lang):
         return None
-    if set(word_terms(to_simplified(message))) <= _ABOUT_IT_WORDS:
+    if asks_about_the_topic(message):
         return query
     own_hits = kb.search(message, lang=lang, k=len(kb.sections(lang)))
     own = next((h.score for h in own_hits if h.section.id == hits[0].section.id), 0.0)
