@@ -115,6 +115,8 @@ _REFUSAL_RULES = {
         r"\b(another|other|different)\s+(customer|user|buyer|shopper|person)(s|'s|s')?\s+"
         r"(order|account|address|e-?mail|phone|data|info\w*|details|purchase|card|name|history)",
         r"\b(of|about)\s+(another|other|all|your)\s+(customers?|users?|buyers?|shoppers?)\b",
+        # "I got someone else's order" is a wrong delivery, not a request for their data.
+        r"(?<!got )(?<!received )(?<!receive )(?<!sent me )(?<!delivered )(?<!was sent )"
         r"\b(someone|somebody|anyone|anybody)\s+else'?s\b|\b(other|all)\s+customers\s+who\b",
         r"\b(customer|user|client)\s+(list|database|records|emails|addresses)\b",
         r"\bwho\s+(else\s+)?(bought|ordered|purchased)\b",

@@ -127,6 +127,7 @@ NOT_REFUSALS = [
     "别人送我的礼物可以退吗？",
     "我忘了之前的密码",
     "Last Friday's order hasn't arrived", "My Black Friday's order is late", "Is Apple Pay's limit the same?",
+    "i got someone elses order", "I received someone else's package",  # a wrong delivery, no data asked for
 ]
 
 
