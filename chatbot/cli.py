@@ -31,9 +31,11 @@ def _cmd_convert(args) -> int:
 
 
 def _router(args, llm, kb):
-    from chatbot.router import ModelRouter, RuleRouter
+    from chatbot.router import HybridRouter, ModelRouter, RuleRouter
 
-    return ModelRouter(llm, kb) if args.router == "model" else RuleRouter(kb)
+    if args.router == "rules":
+        return RuleRouter(kb)
+    return {"model": ModelRouter, "both": HybridRouter}[args.router](llm, kb)
 
 
 def _assistant(args):
@@ -159,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_convert)
 
     def planner_args(p):
-        p.add_argument("--router", default="rules", choices=["rules", "model"], help="SoT-R router (default: rules)")
+        p.add_argument("--router", default="rules", choices=["rules", "model", "both"],
+                       help="SoT-R router: rules, the model, or both (the model picks sot or direct; default: rules)")
         p.add_argument("--prune-over-chars", type=int, default=PRUNE_OVER_CHARS,
                        help="prune longer messages (0 disables)")
 

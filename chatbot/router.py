@@ -1,7 +1,8 @@
 """SoT-R routing: each message gets one of sot, direct, escalate, refuse.
 
-Two routers share one interface: `RuleRouter` (guard rules, retrieval scores and question shape)
-and `ModelRouter` (a constrained choice by the model). `supportdesk eval --router` compares them.
+Three routers share one interface: `RuleRouter` (guard rules, retrieval scores and question shape),
+`ModelRouter` (a constrained choice by the model) and `HybridRouter` (the rules, with the model's sot or direct
+for a policy question). `supportdesk eval --router rules|model|both` compares them.
 """
 from __future__ import annotations
 
@@ -196,19 +197,40 @@ class ModelRouter:
 
     async def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
         """The model's mode for ``question``; sections are retrieved as `RuleRouter.route` retrieves them."""
-        import json
-
-        from chatbot.prompts import ROUTER_MODES, router_prompt
-        from engine.sampling import SamplingParams
+        from chatbot.prompts import ROUTER_MODES
 
         lang, _, hits, _ = retrieve(self.kb, question, query, previous)
-        params = SamplingParams(max_tokens=8, json_schema={"type": "string", "enum": list(ROUTER_MODES)})
-        final = None
-        async for out in self.llm.generate(router_prompt(question), params):
-            final = out
-        mode = json.loads(final.text)
+        mode = await self.choose(question, ROUTER_MODES)
         # An answer needs a policy section: none found, or only the one that describes the assistant, is out of scope.
         if mode in ("sot", "direct") and (not hits or hits[0].section.id == OUT_OF_SCOPE_SECTION):
             return Route("refuse", "out_of_scope", lang, hits)
         reason = {"escalate": "model", "refuse": "out_of_scope"}.get(mode, "policy")
         return Route(mode, reason, lang, hits)
+
+    async def choose(self, question: str, modes: tuple[str, ...]) -> str:
+        """The model's choice among ``modes`` for ``question``, under a JSON schema of just those."""
+        import json
+
+        from chatbot.prompts import router_prompt
+        from engine.sampling import SamplingParams
+
+        params = SamplingParams(max_tokens=8, json_schema={"type": "string", "enum": list(modes)})
+        final = None
+        async for out in self.llm.generate(router_prompt(question), params):
+            final = out
+        return json.loads(final.text)
+
+
+class HybridRouter:
+    """Both: the rules decide escalation, refusal, small talk, the catalogue and the intents, and the model picks
+    sot or direct for a message the rules answer as a policy question (what `RuleRouter` reads from its shape)."""
+
+    def __init__(self, llm, kb: KnowledgeBase) -> None:
+        self.rules, self.model = RuleRouter(kb), ModelRouter(llm, kb)
+
+    async def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
+        """`RuleRouter.route`, with the model's sot or direct for a policy question."""
+        route = self.rules.route(question, query, previous)
+        if route.reason != "policy":
+            return route
+        return route._replace(mode=await self.model.choose(question, ("sot", "direct")))

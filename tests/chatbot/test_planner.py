@@ -195,6 +195,22 @@ def test_model_router_refuses_what_only_the_assistant_s_own_section_matches(plan
 
 
 @pytest.mark.real_model
+def test_hybrid_router_keeps_the_rules_and_asks_the_model_only_sot_or_direct(planner):
+    """Escalation, refusal and small talk are the rules'; a policy question gets the model's sot or direct, with
+    the rules' sections."""
+    from chatbot.router import HybridRouter
+
+    router = HybridRouter(planner.llm, planner.kb)
+    for question, mode, reason in (("My charger is smoking!", "escalate", "safety"), ("thanks", "direct", "thanks"),
+                                   ("What's the weather in Paris?", "refuse", "out_of_scope")):
+        assert asyncio.run(router.route(question))[:2] == (mode, reason)
+    question = "How long do I have to return a lamp, and who pays for return shipping?"
+    route = asyncio.run(router.route(question))
+    assert route.mode in ("sot", "direct") and route.reason == "policy"
+    assert route.hits == RuleRouter(planner.kb).route(question).hits
+
+
+@pytest.mark.real_model
 @pytest.mark.parametrize(("qid", "outline_request"), [("en-multi-01", False), ("zh-multi-06", True)])
 def test_an_outline_the_schema_forces_takes_no_model_step(planner, eval_questions, qid, outline_request):
     """en-multi-01's top sections are all returns: the schema admits one outline, written without a request.
