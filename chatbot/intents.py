@@ -43,6 +43,11 @@ _DEFECT = re.compile(
     r"(work|turn on|switch on|power on|start|charge|hold a charge)\b"
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电", re.I)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
+# How long ago the product was bought or began to fail: two months or more is past the 30-day return window,
+# where a defect is a return, so the early defects' section no longer applies ("My headphones broke after 13 months").
+_AGE = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few)\s+"
+                  r"(years?|months?)\b|(\d+|[一两二三四五六七八九十几]+)\s*(个多?月|年)|半年|去年|\blast year\b", re.I)
+_ONE = ("a", "an", "one", "1", "一")
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I), "refunds.timing"),
     ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I), "returns.time-limit"),
@@ -84,6 +89,16 @@ def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: floa
     return []
 
 
+def _past_the_return_window(text: str) -> bool:
+    """Whether ``text`` says the product is two months old or more ("2 years ago", "13个月", "去年"); one month is
+    too close to the 30-day window to tell."""
+    for match in _AGE.finditer(text):
+        count, unit = (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
+        if unit is None or "year" in unit.lower() or "年" in unit or count not in _ONE:
+            return True
+    return False
+
+
 def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
                      bar: float) -> tuple[str | None, list]:
     if categories := overview_categories(text):
@@ -91,7 +106,8 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
         return "overview", [s for c in categories for s in kb.sections(lang, c)[:share]]
     if _DEFECT.search(text):
         product = [h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS][:1]
-        ids = _DEFECT_SECTIONS[:1] + tuple(product) + _DEFECT_SECTIONS[1:]
+        early = () if _past_the_return_window(text) else _DEFECT_SECTIONS[:1]
+        ids = early + tuple(product) + _DEFECT_SECTIONS[1:]
         return "defect", [kb.get(section_id, lang) for section_id in ids]
     if sections := _overview_among_questions(kb, text, lang, bar):
         return "overview", sections
@@ -119,5 +135,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}
+    if intent == "defect" and _past_the_return_window(text):  # nor does a hit bring it back in
+        chosen.add(_DEFECT_SECTIONS[0])
     score = INTENT_LEAD * max([bar] + [h.score for h in hits[:1]])  # `select_points` takes others near it
     return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in chosen], intent

@@ -90,6 +90,22 @@ def test_a_broken_product_gets_the_defect_and_warranty_sections(kb, question, pr
     assert [h.section.id for h in route.hits[:len(wanted)]] == wanted
 
 
+@pytest.mark.parametrize("question, product", [
+    ("My headphones broke after 13 months", "warranty.electronics"), ("耳机用了13个月坏了", "warranty.electronics"),
+    ("The sofa I bought 2 years ago has a broken frame", "warranty.furniture"),
+    ("沙发框架用了3年裂了，保修吗？", "warranty.furniture"), ("去年买的电视坏了", "warranty.electronics")])
+def test_a_product_past_the_return_window_gets_no_early_defect_section(kb, question, product):
+    """A defect found within the 30-day window is a return: it led the outline of a two-year-old sofa too."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("sot", "defect") and route.hits[0].section.id == product
+    assert "warranty.early-defects" not in [h.section.id for h in route.hits]
+
+
+@pytest.mark.parametrize("question", ["It broke after a week", "用了一个月就坏了", "半个月就坏了"])
+def test_a_product_within_a_month_keeps_the_early_defect_section(kb, question):
+    assert RuleRouter(kb).route(question).hits[0].section.id == "warranty.early-defects"
+
+
 @pytest.mark.parametrize("question, section_id", [
     ("It arrived broken", "shipping.lost-damaged"), ("I'm broke", None), ("我心情坏了", None),
     ("The TV I received has a cracked screen. It came like that out of the box.", "shipping.lost-damaged"),

@@ -153,6 +153,8 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("我的东西呢", "shipping.tracking"), ("下单两周了还没动静", "shipping.lost-damaged"),  # both refused
     ("想退个台灯但盒子扔了", "returns.condition"), ("能退钱不要店铺余额吗", "refunds.method"),  # window; credit
     ("包裹卡在海关了", "shipping.international"), ("打折商品能退吗", "returns.non-returnable"),  # refused; price
+    ("笔记本进水了，保修管吗？", "warranty.coverage"),  # the electronics' term
+    ("狗把椅子腿咬坏了，能保修吗？", "warranty.coverage"),  # a defect's outline: damage is no defect
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
