@@ -155,6 +155,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("包裹卡在海关了", "shipping.international"), ("打折商品能退吗", "returns.non-returnable"),  # refused; price
     ("笔记本进水了，保修管吗？", "warranty.coverage"),  # the electronics' term
     ("狗把椅子腿咬坏了，能保修吗？", "warranty.coverage"),  # a defect's outline: damage is no defect
+    # A cancelled order's charge is the authorization hold (the cancellation), an order never got a lost parcel.
+    ("I was charged but my order was cancelled", "payment.double-charge"), ("订单取消了还扣钱", "payment.double-charge"),
+    ("I was charged but never got my order", "shipping.lost-damaged"),  # the charge timing
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
