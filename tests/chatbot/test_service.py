@@ -125,6 +125,8 @@ def test_lookup_policy_puts_an_intent_s_sections_first(service):
     assert service.lookup_policy("Will someone need to sign for the package?", limit=1)[0].id == "contact.scope"
     assert service.lookup_policy("I lost my receipt, can I still return the lamp?", limit=1)[0].id == "returns.time-limit"
     assert service.lookup_policy("can i retrun this", limit=1)[0].id == "returns.time-limit"
+    # An agent's keywords: "delivery time" is standard shipping's phrase, "international delivery" longer.
+    assert service.lookup_policy("international delivery time", limit=1)[0].id == "shipping.international"
 
 
 def test_roles_and_metrics(service):
