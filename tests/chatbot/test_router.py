@@ -158,7 +158,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # A cancelled order's charge is the authorization hold (the cancellation), an order never got a lost parcel.
     ("I was charged but my order was cancelled", "payment.double-charge"), ("订单取消了还扣钱", "payment.double-charge"),
     ("I was charged but never got my order", "shipping.lost-damaged"),  # the charge timing
-])
+    ("Can I change the quantity on my order?", "orders.adding-items"),  # the address change
+    ("I ordered the wrong item, can I swap it?", "returns.exchanges"),  # "wrong item": a wrong delivery's free return
+    ("I accidentally ordered twice", "orders.cancellation"), ("不小心下了两次单", "orders.cancellation"),  # refused;
+])  # the double charges
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
     bar that was 5.0, and "internationally" did not share a stem with "international". Short Chinese
