@@ -23,6 +23,7 @@ OUT_OF_SCOPE_SECTION = "contact.scope"  # describes the assistant; its keywords 
 SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
 OVERVIEW_POINTS = 4
 INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: others join its outline only as high
+# The patterns are ASCII (re.A): an English word's \b then holds next to a Chinese character ("warranty多久？").
 
 _CATEGORY_NAMES = {
     "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款", "shipping": r"\bshipping\b|\bdelivery\b|配送|发货|运费",
@@ -32,25 +33,25 @@ _OVERVIEW_WORDS = re.compile(
     r"\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
     r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
     r"\bhelp\b|\bneed\b|\bquestions?\b|\bhello\b|"  # "I need help with my account", "a question about my order"
-    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下", re.I)
+    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下", re.I | re.A)
 # The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
 # for each product's term, the overview; the return window or a refund's time is one answer.
-_TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|多长|期限|期|多少年|几年", re.I)
-_CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I)
+_TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|多长|期限|期|多少年|几年", re.I | re.A)
+_CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bdefect|\bfaulty\b|\b(not|stopped) (working|charging)\b|"
     r"\b(doesn'?t|does not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
     r"(work|turn on|switch on|power on|start|charge|hold a charge)\b"
-    r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电", re.I)
+    r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 # How long ago the product was bought or began to fail: two months or more is past the 30-day return window,
 # where a defect is a return, so the early defects' section no longer applies ("My headphones broke after 13 months").
 _AGE = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few)\s+"
-                  r"(years?|months?)\b|(\d+|[一两二三四五六七八九十几]+)\s*(个多?月|年)|半年|去年|\blast year\b", re.I)
+                  r"(years?|months?)\b|(\d+|[一两二三四五六七八九十几]+)\s*(个多?月|年)|半年|去年|\blast year\b", re.I | re.A)
 _ONE = ("a", "an", "one", "1", "一")
 _ONE_SECTION_INTENTS = (  # the first that matches
-    ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I), "refunds.timing"),
-    ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I), "returns.time-limit"),
+    ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
+    ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A), "returns.time-limit"),
 )
 
 
@@ -59,10 +60,10 @@ def overview_categories(question: str) -> list[str]:
     (`_CATEGORY_NAMES`) and has words that ask in general ("policy", "how does … work", "政策") and no word of
     its own, or nothing but the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask something."""
     text = to_simplified(question)
-    named = [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I)]
+    named = [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I | re.A)]
     if not 1 <= len(named) <= 2 or (len(named) == 2 and not _CONJUNCTION.search(text)):
         return []  # two names not joined name one thing: "return shipping" is the return label's fee
-    rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I)
+    rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I | re.A)
     general = _OVERVIEW_WORDS.sub(" ", rest)
     if named == ["warranty"]:
         general = _TERM_WORDS.sub(" ", general)

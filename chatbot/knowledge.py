@@ -303,6 +303,19 @@ class KnowledgeBase:
         except KeyError:
             raise KeyError(f"no section {section_id!r} in {lang!r}") from None
 
+    def _english_scores(self, query: str, lang: str) -> list[float] | None:
+        """For a message in ``lang`` with English words in it ("我的order还没到", "warranty多久？"): the scores of those
+        the English sections use, on the English sections (BM25 and phrases), by index (every language has the
+        same sections in the same order); None when there are none. ``lang``'s sections know few English words
+        (names: "Apple Pay", "Klarna")."""
+        known = self._words.get("en", frozenset())
+        english = " ".join(w for w in _LATIN_WORD_RE.findall(query) if w.lower() in known)
+        if not english or "en" not in self._indexes:
+            return None
+        matched = self._phrase_matches(phrase_text(english), "en")
+        return [score + PHRASE_BONUS["en"] * (i in matched)
+                for i, score in enumerate(self._indexes["en"][0].scores(tokenize(english)))]
+
     def _phrase_matches(self, text: str, lang: str) -> set[int]:
         """Indexes of the sections (in ``lang``'s index order) with a phrase in ``text`` (`phrase_text` of the
         query), overlapping matches reduced to the longest ("怎么退出登录" is "退出登录", not "怎么退")."""
@@ -336,7 +349,8 @@ class KnowledgeBase:
         self, query: str, lang: str | None = None, k: int = 5, category: str | None = None
     ) -> list[ScoredSection]:
         """Top-`k` sections by BM25 score plus `PHRASE_BONUS` where a keyword phrase is in the query (only
-        positive scores), best first. A query in traditional Chinese is read in simplified characters."""
+        positive scores), best first. A query in traditional Chinese is read in simplified characters; the
+        English words of a query searched in another ``lang`` add their English sections' scores."""
         if lang is not None and lang not in self._indexes:
             raise ValueError(f"unknown language {lang!r}; expected one of {self._langs}")
         if category is not None and category not in self._categories:
@@ -350,9 +364,12 @@ class KnowledgeBase:
         for lg in [lang] if lang else self._langs:
             index, sections = self._indexes[lg]
             matched = self._phrase_matches(text, lg)
+            english = self._english_scores(query, lg) if lg != "en" and lang else None
             for i, (section, score) in enumerate(zip(sections, index.scores(tokens))):
                 if i in matched:
                     score += PHRASE_BONUS.get(lg, PHRASE_BONUS["en"])
+                if english is not None:
+                    score += english[i]
                 if score > 0 and (category is None or section.category == category):
                     hits.append(ScoredSection(section, score))
         hits.sort(key=lambda hit: -hit.score)

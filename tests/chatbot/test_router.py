@@ -160,8 +160,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("I was charged but never got my order", "shipping.lost-damaged"),  # the charge timing
     ("Can I change the quantity on my order?", "orders.adding-items"),  # the address change
     ("I ordered the wrong item, can I swap it?", "returns.exchanges"),  # "wrong item": a wrong delivery's free return
-    ("I accidentally ordered twice", "orders.cancellation"), ("不小心下了两次单", "orders.cancellation"),  # refused;
-])  # the double charges
+    ("I accidentally ordered twice", "orders.cancellation"),  # refused
+    ("不小心下了两次单", "orders.cancellation"),  # the double charges
+])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
     bar that was 5.0, and "internationally" did not share a stem with "international". Short Chinese
@@ -169,6 +170,18 @@ def test_short_policy_questions_are_answered_not_refused(kb, question, section_i
     and the UK were no keywords."""
     route = RuleRouter(kb).route(question)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    ("我想return这个lamp", "returns.time-limit"), ("我的account被lock了", "account.lockout"),  # both refused
+    ("我的order还没到", "shipping.lost-damaged"),  # the bank's time ("还没")
+    ("express shipping多少钱？", "shipping.express"),  # standard shipping ("多少钱")
+    ("warranty多久？", "warranty.electronics")])  # the furniture's term ("多久"): now the overview
+def test_english_words_in_a_chinese_message_count(kb, question, section_id):
+    """A Chinese message is searched in the Chinese sections, which know no "return" or "account": its English
+    words now add their scores on the English sections of the same ids, and the intents' patterns find them
+    next to Chinese characters (re.A: "warranty多久" has a word boundary)."""
+    assert RuleRouter(kb).route(question).hits[0].section.id == section_id
 
 
 @pytest.mark.parametrize("question", ["今天几号？", "明天上海天气怎么样？", "给我讲个笑话吧。", "What time is it?",
