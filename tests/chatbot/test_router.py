@@ -233,7 +233,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Do you have a store near me?", "How do I log out?", "怎么退出登录？",  # store credit; refused; the lockout
     "Can you help me write an email to my boss?",  # the email change
     "Is my credit card info stored?", "Do you sell my data?",  # the refund method; a catalogue question
-    "my gift card isnt working", "礼品卡用不了"])  # the refund method
+    "my gift card isnt working", "礼品卡用不了",  # the refund method
+    "I was overcharged", "你们多收了我的钱"])  # the charge timing; the double charges
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
