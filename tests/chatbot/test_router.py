@@ -234,7 +234,7 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Can you help me write an email to my boss?",  # the email change
     "Is my credit card info stored?", "Do you sell my data?",  # the refund method; a catalogue question
     "my gift card isnt working", "礼品卡用不了",  # the refund method
-    "I was overcharged", "你们多收了我的钱"])  # the charge timing; the double charges
+    "You charged me the wrong amount", "你们多收了我的钱"])  # the shipping charges' refund; under the bar
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
