@@ -230,7 +230,7 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "保修可以转给别人吗？", "怎么修改信用卡信息？", "My payment failed", "付款失败了",
     "Will someone need to sign for the package?", "Do you charge sales tax?", "I never got a confirmation email",
     "我没收到确认邮件", "How do I update my credit card?", "How do I update my phone number?", "怎么修改手机号？",
-    "Do you have a store near me?", "How do I log out?", "怎么退出登录？",  # store credit; refused; the lockout
+    "Do you have a store near me?", "How do I log out?", "怎么退出登录？",  # store credit; the lockout (both)
     "Can you help me write an email to my boss?",  # the email change
     "Is my credit card info stored?", "Do you sell my data?",  # the refund method; a catalogue question
     "my gift card isnt working", "礼品卡用不了",  # the refund method
