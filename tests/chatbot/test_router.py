@@ -163,6 +163,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("I ordered the wrong item, can I swap it?", "returns.exchanges"),  # "wrong item": a wrong delivery's free return
     ("I accidentally ordered twice", "orders.cancellation"),  # refused
     ("不小心下了两次单", "orders.cancellation"),  # the double charges
+    ("I returned a lamp 3 weeks ago and still no refund. What's going on?", "refunds.bank-processing"),  # method
+    ("I opened the headphones but didn't use them. Do I get a full refund?", "returns.restocking-fee"),  # credit
+    ("The jacket I ordered has a stain on it. Can I send it back for free?", "returns.shipping-fees"),  # process
+    ("买的夹克上有污渍，能免费寄回吗？", "returns.shipping-fees"),  # refused
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
