@@ -70,10 +70,14 @@ _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, f
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
 
 
+def _all_words_in(message: str, words: frozenset[str]) -> bool:
+    return set(word_terms(to_simplified(message))) <= words
+
+
 def asks_about_the_topic(message: str) -> bool:
     """Whether every word of ``message`` asks about a topic named elsewhere ("How much does it cost?", "多少钱？",
     "How long?"): a follow-up's previous message, or a message's other question, names it."""
-    return set(word_terms(to_simplified(message))) <= _ABOUT_IT_WORDS
+    return _all_words_in(message, _ABOUT_IT_WORDS)
 
 
 def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
@@ -111,7 +115,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str, lang: str, k:
     own = kb.search(message, lang=lang, k=everything)
     topic = kb.search(previous, lang=lang, k=1)
     if (own and own[0].score < in_scope_bar(message, lang) and topic
-            and not set(word_terms(to_simplified(message))) <= _HOW_LONG_WORDS):
+            and not _all_words_in(message, _HOW_LONG_WORDS)):
         category, own_score = topic[0].section.category, {h.section.id: h.score for h in own}
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
                                      * (h.section.category == category)) for h in hits), key=lambda h: -h.score)
@@ -121,9 +125,9 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str, lang: str, k:
 def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None, lang: str | None = None,
              k: int = 8) -> tuple[str, str, list[ScoredSection], str | None]:
     """The question's language (``lang``, default detected), the query its sections are retrieved by (``query``,
-    default the question, or the `follow_up_query` with ``previous``), its top ``k`` sections, and its intent
-    where retrieval misses it
-    (`intents.intent_hits`, which then puts the intent's sections first): what both routers route on. A message
+    default the question, or the `follow_up_query` with ``previous``, ranked by `follow_up_hits`), its top ``k``
+    sections, and its intent where retrieval misses it (`intents.intent_hits`, which then puts the intent's
+    sections first): what every router routes on, and the agents' policy lookup. A message
     that asks one thing puts the sections with a keyword phrase in its question first: the phrase says what it
     asks ("Will someone need to sign for the package?" is about a signature, an uncovered topic, not about
     signing in; "What is your email address?" asks for the agents, not for changing an account's email)."""
