@@ -29,6 +29,25 @@ _JOINED_QUESTION = re.compile(
 _JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时", re.I)
 
 
+# Courtesy that opens a message ("Hi! Quick question:", "Thanks! One more thing:", "在吗？", "有人吗？？") and says
+# nothing about what it asks: "quick" is express shipping's word, "在吗？" a question of its own.
+_COURTESY = re.compile(
+    r"^[\W_]*(hi|hello|hey|good (morning|afternoon|evening)|(is )?any ?one there|are you there|quick question|"
+    r"one more (thing|question)|sorry to bother you|sorry|excuse me|thanks?( you)?( so much| a lot| very much)?|"
+    r"ok(ay)?|great|um+|uh+|well|so|(i )?hope you can help|and|also|but|"
+    r"你好|您好|嗨|在吗|在不在|有人吗|有人在吗|请问|麻烦了?|打扰一下|打扰了|不好意思|谢谢(你|您)?|还有一个问题|还有)"
+    r"(?![a-z0-9'])( there)?[\s\W_]*", re.I)
+
+
+def strip_courtesy(message: str) -> str:
+    """``message`` without the courtesy that opens it ("Hi! Quick question: how long do returns take?" asks "how
+    long do returns take?"); all of it when it is nothing but courtesy ("thanks")."""
+    rest = message
+    while (match := _COURTESY.match(rest)) and match.end():
+        rest = rest[match.end():]
+    return rest if len(rest.strip()) > 1 else message  # "还有吗" is not "吗"
+
+
 def asking_clauses(message: str) -> list[str]:
     """The clauses of ``message`` that ask: "I lost my receipt, can I still return it?" asks in its second."""
     return [c for c in _CLAUSE.findall(message) if _QUESTION_MARKS.search(c) or _ASKING_WORDS.search(c)]

@@ -19,7 +19,7 @@ from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.intents import overview_categories
-from chatbot.message_shape import questions_asked
+from chatbot.message_shape import questions_asked, strip_courtesy
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, asks_about_the_topic, in_scope_bar
 from engine.sampling import SamplingParams
 
@@ -147,7 +147,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     and beats the question's second-best by `ASKED_MARGIN` or shares its category ("how long will the refund
     take?": the refund timing, a little over the bank's time). A question for a category's overview ("退货政策
     是什么？") has no one best section, nor has one that asks about a topic another names ("多少钱？")."""
-    questions = questions_asked(message)
+    questions = questions_asked(strip_courtesy(message))
     if not 2 <= len(questions) <= MAX_POINTS:
         return set()
     asked = set()

@@ -13,7 +13,7 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
-from chatbot.message_shape import GREETING, asked_part, asking_clauses, shape_mode
+from chatbot.message_shape import GREETING, asked_part, asking_clauses, shape_mode, strip_courtesy
 from chatbot.spelling import correct_typos
 
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
@@ -132,7 +132,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     asks ("Will someone need to sign for the package?" is about a signature, an uncovered topic, not about
     signing in; "What is your email address?" asks for the agents, not for changing an account's email)."""
     lang = lang or detect_lang(question)
-    question, query = correct_typos(question, kb.words(lang)), correct_typos(query, kb.words(lang)) if query else None
+    question = strip_courtesy(correct_typos(question, kb.words(lang)))
+    query = strip_courtesy(correct_typos(query, kb.words(lang))) if query else None
     message = query or question
     query = follow_up_query(kb, message, previous, lang) or message
     searched = follow_up_hits(kb, message, previous, lang, k) if query != message else kb.search(query, lang=lang, k=k)
@@ -173,9 +174,10 @@ class RuleRouter:
             return Route("refuse", "catalog", lang, hits)
         if intent in SEVERAL_POINTS:
             return Route("sot", intent, lang, hits)
-        shape = shape_mode(question)
+        asked = strip_courtesy(question)
+        shape = shape_mode(asked)
         if hits and hits[0].section.id == OUT_OF_SCOPE_SECTION and shape == "sot" and (
-                covered := self._covered_clauses(question, lang)):
+                covered := self._covered_clauses(asked, lang)):
             hits = self.kb.search(" ".join(covered), lang=lang, k=len(hits))  # the uncovered topic's words aside
         if (not hits or hits[0].score < in_scope_bar(query, lang)
                 or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)):

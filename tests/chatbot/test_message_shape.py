@@ -1,7 +1,7 @@
 """How a message asks (`chatbot.message_shape`): its asking clauses, its separate questions, its shape."""
 from __future__ import annotations
 
-from chatbot.message_shape import asked_part, asking_clauses, questions_asked, shape_mode
+from chatbot.message_shape import asked_part, asking_clauses, questions_asked, shape_mode, strip_courtesy
 
 
 def test_shape_mode():
@@ -34,3 +34,15 @@ def test_asking_clauses_and_questions():
     assert questions_asked("退货要多久，还有运费谁出？") == ["退货要多久，", "运费谁出？"]
     assert questions_asked("Do you sell gift cards and gift wrap?") == [  # "and" starts no new question here
         "Do you sell gift cards and gift wrap?"]
+
+
+def test_courtesy_that_opens_a_message_is_set_aside():
+    assert strip_courtesy("Hi! Quick question: how long do returns take?") == "how long do returns take?"
+    assert strip_courtesy("Thank you so much, and how long is the warranty on a TV?") == (
+        "how long is the warranty on a TV?")
+    assert strip_courtesy("Hello?? Anyone there? I need to cancel my order!!!") == "I need to cancel my order!!!"
+    assert strip_courtesy("在吗？我的订单到哪了？") == "我的订单到哪了？"
+    assert strip_courtesy("谢谢！还有一个问题：支持PayPal吗？") == "支持PayPal吗？"
+    # Nothing but courtesy stays whole (small talk answers it), and a word that merely starts alike stays.
+    for whole in ("thanks", "Hi there!", "Okay", "还有吗", "Sofa returns?", "hippo", "welcome"):
+        assert strip_courtesy(whole) == whole

@@ -168,6 +168,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("The jacket I ordered has a stain on it. Can I send it back for free?", "returns.shipping-fees"),  # process
     ("买的夹克上有污渍，能免费寄回吗？", "returns.shipping-fees"),  # refused
     ("锁多久？", "account.lockout"),  # refused: the one of 50 questions for a single fact that missed
+    # Courtesy first: "quick" is express shipping's word, "在吗？" a question of its own (SoT with the refund method).
+    ("Hi! Quick question: how long do returns take?", "returns.time-limit"),  # express shipping
+    ("Thanks! One more thing: do you take PayPal?", "payment.methods"),  # standard shipping
+    ("在吗？我的订单到哪了？", "shipping.tracking"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -176,6 +180,13 @@ def test_short_policy_questions_are_answered_not_refused(kb, question, section_i
     and the UK were no keywords."""
     route = RuleRouter(kb).route(question)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+def test_courtesy_makes_no_second_question(kb):
+    """Two question marks, or "and" after thanks, made these SoT with sections of other questions."""
+    for message in ("Hello?? Anyone there? I need to cancel my order!!!", "有人吗？？我要取消订单！！！",
+                    "Thank you so much, and how long is the warranty on a TV?", "谢谢！还有一个问题：支持PayPal吗？"):
+        assert RuleRouter(kb).route(message).mode == "direct", message
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
