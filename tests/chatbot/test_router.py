@@ -172,6 +172,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("Hi! Quick question: how long do returns take?", "returns.time-limit"),  # express shipping
     ("Thanks! One more thing: do you take PayPal?", "payment.methods"),  # standard shipping
     ("在吗？我的订单到哪了？", "shipping.tracking"),
+    # A twentieth sweep, refunds: a refund under what was paid is the label fee's deduction (the refund method).
+    ("Why is my refund less than what I paid?", "returns.shipping-fees"), ("退款为什么比我付的少？", "returns.shipping-fees"),
+    ("The refund says processed but I don't see it", "refunds.bank-processing"),  # when it is issued
+    ("能退到另一张卡吗？", "refunds.method"),  # the return window
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
