@@ -176,6 +176,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("Why is my refund less than what I paid?", "returns.shipping-fees"), ("退款为什么比我付的少？", "returns.shipping-fees"),
     ("The refund says processed but I don't see it", "refunds.bank-processing"),  # when it is issued
     ("能退到另一张卡吗？", "refunds.method"),  # the return window
+    ("快递把东西弄坏了", "shipping.lost-damaged"),  # a defect's outline: the courier broke it
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -255,7 +256,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Can you help me write an email to my boss?",  # the email change
     "Is my credit card info stored?", "Do you sell my data?",  # the refund method; a catalogue question
     "my gift card isnt working", "礼品卡用不了",  # the refund method
-    "You charged me the wrong amount", "你们多收了我的钱"])  # the shipping charges' refund; under the bar
+    "You charged me the wrong amount", "你们多收了我的钱",  # the shipping charges' refund; under the bar
+    "Can I choose my delivery date?"])  # the electronics' warranty ("from the delivery date")
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
