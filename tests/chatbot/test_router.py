@@ -328,6 +328,7 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     ("How do I return an item?", "Who pays for it?", "returns.shipping-fees"),
     ("How do I return an item?", "Is it free?", "returns.shipping-fees"),
     ("What's your return policy?", "What about electronics?", "returns.restocking-fee"),  # not the warranty
+    ("How long is the TV warranty?", "And for sofas?", "warranty.furniture"),  # one question: it was SoT ("and")
 ])
 def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
