@@ -136,7 +136,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}
-    if intent == "defect" and _past_the_return_window(text):  # nor does a hit bring it back in
+    if intent == "defect":  # past the return window the early defects are not among its sections: no hit brings them in
         chosen.add(_DEFECT_SECTIONS[0])
     score = INTENT_LEAD * max([bar] + [h.score for h in hits[:1]])  # `select_points` takes others near it
     return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in chosen], intent

@@ -303,14 +303,14 @@ class KnowledgeBase:
         except KeyError:
             raise KeyError(f"no section {section_id!r} in {lang!r}") from None
 
-    def _english_scores(self, query: str, lang: str) -> list[float] | None:
-        """For a message in ``lang`` with English words in it ("我的order还没到", "warranty多久？"): the scores of those
-        the English sections use, on the English sections (BM25 and phrases), by index (every language has the
-        same sections in the same order); None when there are none. ``lang``'s sections know few English words
-        (names: "Apple Pay", "Klarna")."""
+    def _english_scores(self, query: str) -> list[float] | None:
+        """For a message in another language with English words in it ("我的order还没到", "warranty多久？"): the scores
+        of those the English sections use, on the English sections (BM25 and phrases), by index (every language
+        has the same sections in the same order); None when there are none (or no English sections). The other
+        languages' sections know few English words (names: "Apple Pay", "Klarna")."""
         known = self._words.get("en", frozenset())
         english = " ".join(w for w in _LATIN_WORD_RE.findall(query) if w.lower() in known)
-        if not english or "en" not in self._indexes:
+        if not english:
             return None
         matched = self._phrase_matches(phrase_text(english), "en")
         return [score + PHRASE_BONUS["en"] * (i in matched)
@@ -364,7 +364,7 @@ class KnowledgeBase:
         for lg in [lang] if lang else self._langs:
             index, sections = self._indexes[lg]
             matched = self._phrase_matches(text, lg)
-            english = self._english_scores(query, lg) if lg != "en" and lang else None
+            english = self._english_scores(query) if lg != "en" and lang else None
             for i, (section, score) in enumerate(zip(sections, index.scores(tokens))):
                 if i in matched:
                     score += PHRASE_BONUS.get(lg, PHRASE_BONUS["en"])

@@ -75,8 +75,7 @@ def shape_mode(question: str) -> str:
     # so about each told clause ("账户被锁了，密码也重置不了，怎么办？").
     if not _QUESTION_MARKS.search(question):
         return "direct"
-    clauses = [c for c in _CLAUSE.findall(question) if not GREETING.match(c)]
     asking = asking_clauses(question)
     if asking and all(_OPEN_QUESTION.match(c) for c in asking):
-        asking = [c for c in clauses if c not in asking]  # the told clauses
+        asking = [c for c in _CLAUSE.findall(question) if c not in asking and not GREETING.match(c)]  # the told
     return "sot" if len(asking) >= 2 or _LIST_COMMA.search(question) else "direct"

@@ -59,6 +59,9 @@ def in_scope_bar(message: str, lang: str) -> float:
     return (num_cjk * MIN_TOP_SCORE["zh"] + (len(tokens) - num_cjk) * MIN_TOP_SCORE["en"]) / len(tokens)
 
 
+# How many sections a message's retrieval keeps: the outline's candidates, and the ones a phrase can move first.
+SEARCH_DEPTH = 8
+
 # A follow-up ("How much does it cost?" after "Do you offer express shipping?") is read with the customer's
 # previous message when it is short and its own words point to the section the two find together.
 FOLLOW_UP_MAX_WORDS = 8
@@ -123,7 +126,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str, lang: str, k:
 
 
 def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None, lang: str | None = None,
-             k: int = 8) -> tuple[str, str, list[ScoredSection], str | None]:
+             k: int = SEARCH_DEPTH) -> tuple[str, str, list[ScoredSection], str | None]:
     """The question's language (``lang``, default detected), the query its sections are retrieved by (``query``,
     default the question, or the `follow_up_query` with ``previous``, ranked by `follow_up_hits`), its top ``k``
     sections, and its intent where retrieval misses it (`intents.intent_hits`, which then puts the intent's

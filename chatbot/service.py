@@ -23,7 +23,7 @@ from chatbot.latency import GaugeHistory, LatencyReport, build_latency_report
 from chatbot.planner import AnswerDone, OutlineReady, Planner, PointDelta, PointDone
 from chatbot.pruning import PRUNE_OVER_CHARS
 from chatbot.prometheus import ServiceMetrics
-from chatbot.router import RuleRouter, retrieve
+from chatbot.router import SEARCH_DEPTH, RuleRouter, retrieve
 from engine.sampling import SamplingParams
 from engine.scheduler import QueueFullError
 
@@ -235,7 +235,8 @@ class ChatService:
         query = check_input(query, self.config.max_question_chars)
         if not 1 <= limit <= self.config.max_policy_results:
             raise ValueError(f"limit must be between 1 and {self.config.max_policy_results}")
-        _, _, hits, _ = retrieve(self.kb, query, None, None, lang=lang, k=max(limit, 8))  # phrases reorder 8
+        # As deep as the chat's retrieval at least, so that a phrase's section under the limit can move first.
+        _, _, hits, _ = retrieve(self.kb, query, None, None, lang=lang, k=max(limit, SEARCH_DEPTH))
         return [PolicyHit(h.section.id, h.section.lang, h.section.category, h.section.title, h.section.text,
                           round(h.score, 4)) for h in hits[:limit]]
 
