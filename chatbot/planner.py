@@ -16,7 +16,7 @@ from typing import AsyncIterator, NamedTuple
 from chatbot import prompts
 from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
-from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, tokenize
+from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, split_sentences, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.intents import overview_categories
 from chatbot.message_shape import questions_asked, strip_courtesy
@@ -30,7 +30,9 @@ SAME_CATEGORY_SHARE = 0.35
 OTHER_CATEGORY_SHARE = 0.8
 MAX_ANSWER_CHARS = 1500
 POINT_MAX_TOKENS = 64
-MIN_COVERAGE = 0.6  # a point must keep this share of its section's terms, or the section is shown
+# A point must keep this share of the terms of each sentence of its section, or the section is shown: a point
+# that drops a sentence drops a fact ("换货仅限同一商品的其他尺码或颜色。", exchanges only for another size or color).
+MIN_COVERAGE = 0.6
 # A separately asked question's own best section is a point when it beats that question's second-best section
 # by this factor (and clears the in-scope bar): "Who pays for return shipping? How long until my refund?"
 ASKED_MARGIN = 1.25
@@ -119,9 +121,11 @@ class _Usage:
 
 
 def _coverage(text: str, reference: str) -> float:
-    """Share of the reference's terms that the text keeps."""
-    ref = set(tokenize(reference))
-    return len(ref & set(tokenize(text))) / len(ref) if ref else 1.0
+    """The smallest share of a reference sentence's terms that the text keeps."""
+    kept = set(tokenize(text))
+    shares = [len(terms & kept) / len(terms) for sentence in split_sentences(reference)
+              if (terms := set(tokenize(sentence)))]
+    return min(shares, default=1.0)
 
 
 def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[str, str | None]:

@@ -27,6 +27,17 @@ def test_guard_point_falls_back_to_the_section(kb):
     assert guard_point(ok_text, section, "q", "en") == (ok_text, None)
 
 
+def test_a_point_that_drops_a_sentence_of_its_section_is_incomplete(kb):
+    """The model kept the exchange's shipping and dropped its condition, the answer to "可以换成别的尺码吗？"
+    (2026-12-02, zh-multi-04; the point kept 63% of the section's terms, over the whole-section bar of before)."""
+    section = kb.get("returns.exchanges", "zh")
+    dropped = "承运商扫描您的退货包裹后，替换商品会立即寄出。"
+    assert guard_point(dropped, section, "能换尺码吗？", "zh") == (section.text, "incomplete")
+    express = kb.get("shipping.express", "en")
+    assert guard_point("Express shipping takes 1–2 business days and costs $14.99.", express, "q", "en")[1] == "incomplete"
+    assert guard_point("Good news: " + express.text, express, "q", "en")[1] is None
+
+
 def _planner_hits(kb, question: str):
     """The hits the planner chooses points from: `RuleRouter` on the pruned message, the scope section left out."""
     pruned = prune_message(question)
