@@ -62,12 +62,13 @@ _ESCALATION_RULES = {
         r"\b(stolen|hacked|compromised)\s+(credit\s+)?(card|account)",
         r"\b(card|account)\s+(was|has\s+been|got|is)\s+(stolen|hacked|compromised)",
         r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
+        r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?my\s+account",
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+my\s+(credit\s+)?"
         r"(card|account|paypal)",
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
         r"\bi\s+(never|didn'?t|did\s+not)\s+(make|place|authori[sz]e|order)\s+(this|that|these|those|the|any)\s+"
         r"(purchase|order|charge|payment|transaction)s?\b",
-        r"诈骗|欺诈|盗刷|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
+        r"诈骗|欺诈|盗刷|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
     ),
     "legal": _rules(
         r"\b(lawyer|attorney|solicitor|lawsuit|litigation)s?\b|\blegal\s+action\b|\bsmall\s+claims\b",

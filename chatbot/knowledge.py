@@ -49,7 +49,7 @@ _SENTENCE_END_RE = re.compile(
 _STOPWORDS = frozenset(
     """a about after all also am an and any are as at be been but by can could did do does
     doing for from get got had has have hello hey hi how i i'm if in into is it it's its just
-    me my of on or our please should so than thank thanks that the their them then there these
+    me my of on or our please should so still than thank thanks that the their them then there these
     they this those to us was we were what when where which who why will with would you your
     northwind policy policies""".split()
 )  # every section is a policy: "What's your return shipping policy?" found the assistant's own section first

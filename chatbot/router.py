@@ -37,6 +37,9 @@ _CATALOG = re.compile(
     r"\bdo you (sell|carry|stock)\b(?! (my|our|your customers'?|customers'?) )|\b(in|out of|back in) stock\b|"
     r"\bhow much (is|are|does|do) (the|a|an|this|that|these|those|your)\b|\bprice of\b|"
     r"\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
+    r"\b(available|come|comes) in (a |an )?(other |different |another |more )?(colou?rs?|sizes?|black|white|blue|red|"
+    r"green|gr[ae]y|brown|beige|pink|yellow|purple|orange|small|medium|large|larger|smaller|bigger|xl)\b|"
+    r"有(没有)?(别的|其他|其它)(颜色|尺码|尺寸|款式)|有[红蓝黑白灰绿黄粉紫棕]色的?吗|"
     r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"

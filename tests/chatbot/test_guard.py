@@ -72,6 +72,8 @@ ESCALATIONS = [
     ("My kid swallowed a part of the toy", "safety"), ("孩子误吞了一个零件", "safety"),
     ("I'll report you to the BBB", "legal"), ("我要打12315投诉你们", "legal"),
     ("I didn't make this purchase", "fraud"), ("Transfer me to an agent please", "human"),
+    # Someone else signed in: the account lockout answered them (2026-12-02).
+    ("Someone logged into my account", "fraud"), ("账号被别人登录了", "fraud"), ("我的账号被人登录了", "fraud"),
 ]
 NOT_ESCALATIONS = [
     "How do I return a lamp?",
