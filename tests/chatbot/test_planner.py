@@ -89,6 +89,9 @@ def test_points_keep_to_the_question(kb, eval_questions):
     ("Can I pay with PayPal? How do I reset my password?", {"payment.methods", "account.password-reset"}),
     ("可以用PayPal付款吗？怎么重置密码？", {"payment.methods", "account.password-reset"}),
     ("Who pays customs? And can I pay with PayPal?", {"shipping.international", "payment.methods"}),
+    # A product named in the question is a warranty's word: the electronics' warranty, not the return window.
+    ("How long do I have to return a TV, and is there a fee if I opened it?",
+     {"returns.time-limit", "returns.restocking-fee"}),
 ])
 def test_each_question_of_another_category_gets_its_section(kb, question, wanted):
     """Two questions in one message, each answered by a section of its own category: the second category's
