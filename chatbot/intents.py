@@ -130,13 +130,13 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
     ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in."""
     text = to_simplified(question)
+    if _past_the_return_window(text):  # a product two months old or more: no hit brings the early defects in
+        hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION))
     intent, sections = _intent_sections(kb, text, lang, hits, bar)
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}
-    if intent == "defect":  # past the return window the early defects are not among its sections: no hit brings them in
-        chosen.add(_DEFECT_SECTIONS[0])
     score = INTENT_LEAD * max([bar] + [h.score for h in hits[:1]])  # `select_points` takes others near it
     return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in chosen], intent

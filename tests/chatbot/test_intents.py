@@ -101,6 +101,16 @@ def test_a_product_past_the_return_window_gets_no_early_defect_section(kb, quest
     assert "warranty.early-defects" not in [h.section.id for h in route.hits]
 
 
+@pytest.mark.parametrize("question", [
+    "My headphones stopped working after 8 months. Are they still under warranty, what does the warranty cover, "
+    "and how do I make a claim?", "My TV broke after 8 months. Is it under warranty and how do I file a claim?",
+    "我买的耳机用了8个月就坏了，还在保修期内吗？保修范围是什么？怎么申请？"])
+def test_no_hit_brings_the_early_defects_back_past_the_return_window(kb, question):
+    """Routed as policy questions (their best hit is the claim or the coverage, not the product), these kept the
+    early defects' section among the warranty's hits, and so in the outline (en-multi-12, zh-multi-12)."""
+    assert "warranty.early-defects" not in [h.section.id for h in RuleRouter(kb).route(question).hits]
+
+
 @pytest.mark.parametrize("question", ["It broke after a week", "用了一个月就坏了", "半个月就坏了"])
 def test_a_product_within_a_month_keeps_the_early_defect_section(kb, question):
     assert RuleRouter(kb).route(question).hits[0].section.id == "warranty.early-defects"
