@@ -74,6 +74,10 @@ FOLLOW_UP_OWN_SHARE = 0.4
 _HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait; 多久 长时间 等 要 需 几天 大概"))
 _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, free, fee, charge; 少 钱 最低 高 费用 付 免费 收费"))
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
+# A short statement of how long ago or how old ("It's been 2 weeks", "It's 3 weeks old", "两周了") tells the
+# previous message's story on: the two are one message.
+_DURATION = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several)\s+(hours?|days?|weeks?|"
+                       r"months?|years?)\b|(\d+|[一两二三四五六七八九十几半]+)\s*(个多?)?(小时|天|周|星期|月|年)", re.I)
 
 
 def _all_words_in(message: str, words: frozenset[str]) -> bool:
@@ -84,6 +88,13 @@ def asks_about_the_topic(message: str) -> bool:
     """Whether every word of ``message`` asks about a topic named elsewhere ("How much does it cost?", "多少钱？",
     "How long?"): a follow-up's previous message, or a message's other question, names it."""
     return _all_words_in(message, _ABOUT_IT_WORDS)
+
+
+def tells_a_duration(message: str) -> bool:
+    """Whether ``message`` is a short statement of how long ago or how old (no question, at most
+    `FOLLOW_UP_MAX_WORDS` words): "It's been 2 weeks", "It's 3 weeks old", "两周了"."""
+    return (bool(_DURATION.search(message)) and not re.search("[?？]", message)
+            and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
 
 
 def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
@@ -165,7 +176,11 @@ class RuleRouter:
 
     def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
         """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
-        follow-up of the customer's ``previous`` message (`follow_up_query`), by the two together."""
+        follow-up of the customer's ``previous`` message (`follow_up_query`), by the two together; a short
+        statement of how long ago or how old is read as the end of ``previous`` ("It's 3 weeks old" after "My TV
+        stopped working")."""
+        if previous and tells_a_duration(question):
+            question, query, previous = f"{previous.rstrip()} {question}", None, None
         lang, query, hits, intent = retrieve(self.kb, question, query, previous)
         reason = escalation_reason(question)
         if reason:

@@ -354,10 +354,23 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     ("How do I return an item?", "Is it free?", "returns.shipping-fees"),
     ("What's your return policy?", "What about electronics?", "returns.restocking-fee"),  # not the warranty
     ("How long is the TV warranty?", "And for sofas?", "warranty.furniture"),  # one question: it was SoT ("and")
+    # A statement of how long ago is the end of the previous message (both were refused).
+    ("When will I get my refund?", "It's been 2 weeks", "refunds.timing"),
+    ("My refund hasn't arrived", "It's been 2 weeks", "refunds.bank-processing"),
 ])
 def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
     assert route.mode == "direct" and route.hits[0].section.id == section_id
+
+
+def test_a_product_s_age_after_its_defect_is_one_story(kb):
+    """"It's 3 weeks old" after "My TV stopped working" was refused; within the return window, the defect is a
+    return first."""
+    route = RuleRouter(kb).route("It's 3 weeks old", previous="My TV stopped working")
+    assert (route.mode, route.reason, route.hits[0].section.id) == ("sot", "defect", "warranty.early-defects")
+    assert "warranty.early-defects" not in [
+        h.section.id for h in RuleRouter(kb).route("It's 2 years old", previous="My TV stopped working").hits]
+    assert RuleRouter(kb).route("两周了", previous="退款什么时候到？").hits[0].section.id.startswith("refunds.")
 
 
 @pytest.mark.parametrize(("previous", "message"), [
