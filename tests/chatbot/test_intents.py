@@ -58,6 +58,7 @@ _WARRANTY_LEAD = ["warranty.electronics", "warranty.furniture", "warranty.protec
     # One of two questions: half the points, and the other's section (only refund sections: they scored higher).
     ("What's your return policy? Also, how long do refunds take?", _RETURNS_LEAD[:2] + ["refunds.timing"]),
     ("退货政策是什么？退款要多久？", _RETURNS_LEAD[:2] + ["refunds.timing"]),
+    ("can u tell me the return policy pls", _RETURNS_LEAD),  # "u" and "pls" were words of its own: the window
 ])
 def test_a_question_for_a_category_s_overview_gets_its_lead_sections(kb, question, lead_ids):
     """All were refused ("What's your return policy?": the assistant's own section first, "return" under the bar)
