@@ -149,15 +149,19 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them,
     `message_shape.questions_asked`) one by one: each question's best section, where it clears the in-scope bar
     and beats the question's second-best by `ASKED_MARGIN` or shares its category ("how long will the refund
-    take?": the refund timing, a little over the bank's time). A question for a category's overview ("退货政策
-    是什么？") has no one best section, nor has one that asks about a topic another names ("多少钱？")."""
+    take?": the refund timing, a little over the bank's time). A question for a category's overview ("how does
+    the refund work?", "退货政策是什么？") asks for the category's lead section; one that asks about a topic another
+    names ("多少钱？") for none."""
     questions = questions_asked(strip_courtesy(message))
     if not 2 <= len(questions) <= MAX_POINTS:
         return set()
     asked = set()
     for question in questions:
+        if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
+            asked.update(kb.sections(lang, category)[0].id for category in categories)
+            continue
         hits = kb.search(question, lang=lang, k=2)
-        if (hits and hits[0].score >= in_scope_bar(question, lang) and not overview_categories(question)
+        if (hits and hits[0].score >= in_scope_bar(question, lang)
                 and not asks_about_the_topic(question)
                 and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
                      or hits[0].section.category == hits[1].section.category)):
