@@ -54,7 +54,8 @@ _ESCALATION_RULES = {
         r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*",
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t)\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
-        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|流血|过热|吞(了|下|进)|误吞|噎|中毒",
+        r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
+        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|砸伤|砸到",
     ),
     "fraud": _rules(
         r"\bfraud\w*|\bscam\w*|\bphishing\b|\bidentity\s+theft\b",
@@ -77,7 +78,8 @@ _ESCALATION_RULES = {
         r"\breport(ing)?\s+(you|northwind|this|your\s+(company|store))\s+to\s+(the\s+)?"
         r"(bbb|better\s+business\s+bureau|ftc|attorney\s+general|authorities|police|consumer)",
         r"\bbetter\s+business\s+bureau\b|\bconsumer\s+protection\b",
-        r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管",
+        r"\bcharge-?backs?\b|\b(file|do|request|initiate|open)\s+a\s+charge\s+back\b|\b(dispute|disputing)\s+(the|this|that|my)?\s*(charge|payment|transaction)",
+        r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管|拒付|银行申诉",
     ),
     "human": _rules(
         r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
@@ -85,9 +87,9 @@ _ESCALATION_RULES = {
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
         r"\b(transfer|connect|put)\s+me\s+(through\s+)?(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
-        r"\bcomplain(t|ts|ing)?\b",
+        r"\bcomplain(t|ts|ing)?\b|\bcompensat(e|ion)\b",
         r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back)\b",
-        r"转人工|人工客服|人工服务|真人|投诉|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管)",
+        r"转人工|人工客服|人工服务|真人|投诉|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管)",
     ),
 }
 
@@ -105,6 +107,10 @@ _REFUSAL_RULES = {
         r"\b(enter|switch\s+to|enable|activate)\s+(debug|developer|admin|god|maintenance|test)\s+mode\b",
         r"\b(i'?m|i\s+am)\s+(the|your)\s+(developer|admin|administrator|system\s+administrator)\b",
         r"\bas\s+(an?\s+|the\s+|your\s+)?(admin|administrator|developer),?\s+i\b|\bi\s+authori[sz]e\s+you\s+to\b",
+        r"\b(i'?m|i\s+am)\s+((an?\s+)?northwind|one\s+of\s+your|your)\s+(employee|staff|agent|engineer|developer|manager)s?\b|"
+        r"\b(i'?m|i\s+am)\s+(from|with)\s+(the\s+)?(fbi|police|irs|government|northwind)\b|"
+        r"\badmin(istrator)?\s+(password|credentials|access|login|account)\b",
+        r"\byou\s+are\s+(a|an)\s+[\w -]{0,30}(assistant|ai|bot|chatbot|model)\s+(that|who|which)\b",
         r"(忽略|无视|忘记|忘掉|不要理会)掉?你?(之前|以上|前面|上面|先前|所有)?的?(所有)?(指令|指示|提示|规则|设定|要求|内容)",
         r"你(现在)?(不再是|已经不是|现在不是)|^\s*(系统|助手|管理员)\s*[:：]|(我是|作为)(你的)?(开发者|开发人员|管理员)|"
         r"(进入|开启|切换到)(调试|开发者|管理员|测试)模式|我授权你",
@@ -126,7 +132,7 @@ _REFUSAL_RULES = {
         # "I got someone else's order" is a wrong delivery, not a request for their data.
         r"(?<!got )(?<!received )(?<!receive )(?<!sent me )(?<!delivered )(?<!was sent )"
         r"\b(someone|somebody|anyone|anybody)\s+else'?s\b|\b(other|all)\s+customers\s+who\b",
-        r"\b(customer|user|client)\s+(list|database|records|emails|addresses)\b",
+        r"\b(customer|user|client)\s+(list|database|records|emails|addresses|data|info|information|details)\b",
         r"\bwho\s+(else\s+)?(bought|ordered|purchased)\b",
         r"\b(neighbou?r|ex|coworker|co-worker|colleague|boss|stranger)'?s\s+"
         r"(order|account|address|email|phone|password|purchase|card|data|information|details)",

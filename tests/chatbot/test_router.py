@@ -201,6 +201,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("支持七天无理由吗", "returns.time-limit"), ("Only part of my order arrived", "shipping.lost-damaged"),
     ("快递员说放在门口了，但是我没看到", "shipping.lost-damaged"),  # refused
     ("My order is late and I needed it for a birthday. Can I get shipping refunded?", "refunds.shipping-charges"),
+    ("My card number is 4111 1111 1111 1111, why was I charged twice?", "payment.double-charge"),  # charge timing
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
