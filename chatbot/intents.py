@@ -33,13 +33,16 @@ _OVERVIEW_WORDS = re.compile(
     r"\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
     r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
     r"\bhelp\b|\bneed\b|\bquestions?\b|\bhello\b|"  # "I need help with my account", "a question about my order"
-    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下", re.I | re.A)
+    r"\b(do|does) (you|northwind) (have|offer|provide|give)\b|\boffers?\b|"  # "Do you have a warranty?" was refused
+    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下|"
+    r"有没有|提供|有", re.I | re.A)
 # The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
 # for each product's term, the overview; the return window or a refund's time is one answer.
 _TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|多长|期限|期|多少年|几年", re.I | re.A)
 _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
-    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bdefect|\bfaulty\b|\b(not|stopped) (working|charging)\b|\bdied\b|"
+    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
+    r"\b(not|stopped) (working|charging)\b|\bdied\b|"
     r"\b(doesn'?t|does not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
     r"(work|turn on|switch on|power on|start|charge|hold a charge)\b"
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电", re.I | re.A)

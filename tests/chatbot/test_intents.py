@@ -59,6 +59,8 @@ _WARRANTY_LEAD = ["warranty.electronics", "warranty.furniture", "warranty.protec
     ("What's your return policy? Also, how long do refunds take?", _RETURNS_LEAD[:2] + ["refunds.timing"]),
     ("退货政策是什么？退款要多久？", _RETURNS_LEAD[:2] + ["refunds.timing"]),
     ("can u tell me the return policy pls", _RETURNS_LEAD),  # "u" and "pls" were words of its own: the window
+    ("Do you have a warranty?", _WARRANTY_LEAD), ("What warranties do you offer?", _WARRANTY_LEAD),  # refused
+    ("有保修吗？", _WARRANTY_LEAD),
 ])
 def test_a_question_for_a_category_s_overview_gets_its_lead_sections(kb, question, lead_ids):
     """All were refused ("What's your return policy?": the assistant's own section first, "return" under the bar)
@@ -81,7 +83,8 @@ def test_a_question_that_asks_something_is_no_overview(kb, question):
     ("My TV doesn't turn on", "warranty.electronics"), ("The chair leg broke", "warranty.furniture"),
     ("My lamp is not working", None), ("It broke after a week", None), ("電視壞了", "warranty.electronics"),
     ("椅子腿断了", "warranty.furniture"), ("东西不好用", None), ("耳机充不了电了", "warranty.electronics"),  # the warranty alone
-    ("Hi, I bought a sofa 3 weeks ago and one of the legs broke. What can I do?", "warranty.furniture")])
+    ("Hi, I bought a sofa 3 weeks ago and one of the legs broke. What can I do?", "warranty.furniture"),
+    ("What happens if my item breaks?", None)])  # refused
 def test_a_broken_product_gets_the_defect_and_warranty_sections(kb, question, product):
     """All were refused but "电视坏了" and "The chair leg broke" (answered with the product's warranty alone); the
     sofa's story found the protection plan first ("bought"), which kept the defect from counting."""
