@@ -55,7 +55,7 @@ _ESCALATION_RULES = {
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t)\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
-        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|砸伤|砸到",
+        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
     ),
     "fraud": _rules(
         r"\bfraud\w*|\bscam\w*|\bphishing\b|\bidentity\s+theft\b",
@@ -113,7 +113,8 @@ _REFUSAL_RULES = {
         r"\byou\s+are\s+(a|an)\s+[\w -]{0,30}(assistant|ai|bot|chatbot|model)\s+(that|who|which)\b",
         r"(忽略|无视|忘记|忘掉|不要理会)掉?你?(之前|以上|前面|上面|先前|所有)?的?(所有)?(指令|指示|提示|规则|设定|要求|内容)",
         r"你(现在)?(不再是|已经不是|现在不是)|^\s*(系统|助手|管理员)\s*[:：]|(我是|作为)(你的)?(开发者|开发人员|管理员)|"
-        r"(进入|开启|切换到)(调试|开发者|管理员|测试)模式|我授权你",
+        r"(进入|开启|切换到)(调试|开发者|管理员|测试)模式|我授权你|我是(你们|northwind)的?(员工|工作人员|客服|经理|开发)|"
+        r"管理员(的)?(密码|账号|账户|权限)|后台(密码|账号)",
         r"从现在(开始|起)，?你|(开发者|越狱|无限制)模式|越狱|扮演|假装你是|(没有|不受)任何限制的(AI|助手|机器人|模型)",
     ),
     "instruction_extraction": _rules(

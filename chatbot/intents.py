@@ -30,11 +30,11 @@ _CATEGORY_NAMES = {
     "payment": r"\bpayments?\b|支付|付款", "warranty": r"\bwarrant(y|ies)\b|\bguarantees?\b|保修",
     "account": r"\baccounts?\b|账户|账号", "orders": r"\borders?\b|订单"}
 _OVERVIEW_WORDS = re.compile(
-    r"\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
+    r"\bwhat(?:'s| is) the deal( with)?\b|\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
     r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
     r"\bhelp\b|\bneed\b|\bquestions?\b|\bhello\b|"  # "I need help with my account", "a question about my order"
     r"\b(do|does) (you|northwind) (have|offer|provide|give)\b|\boffers?\b|"  # "Do you have a warranty?" was refused
-    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下|"
+    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问问|想问|问问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下|"
     r"有没有|提供|有", re.I | re.A)
 # The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
 # for each product's term, the overview; the return window or a refund's time is one answer.

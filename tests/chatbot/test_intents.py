@@ -60,7 +60,9 @@ _WARRANTY_LEAD = ["warranty.electronics", "warranty.furniture", "warranty.protec
     ("退货政策是什么？退款要多久？", _RETURNS_LEAD[:2] + ["refunds.timing"]),
     ("can u tell me the return policy pls", _RETURNS_LEAD),  # "u" and "pls" were words of its own: the window
     ("Do you have a warranty?", _WARRANTY_LEAD), ("What warranties do you offer?", _WARRANTY_LEAD),  # refused
-    ("有保修吗？", _WARRANTY_LEAD),
+    ("有保修吗？", _WARRANTY_LEAD), ("我想问问退货", _RETURNS_LEAD),  # the window
+    ("What's the deal with shipping?", ["shipping.dispatch", "shipping.standard", "shipping.express",
+                                        "shipping.international"]),  # refused
 ])
 def test_a_question_for_a_category_s_overview_gets_its_lead_sections(kb, question, lead_ids):
     """All were refused ("What's your return policy?": the assistant's own section first, "return" under the bar)

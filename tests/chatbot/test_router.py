@@ -214,6 +214,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("Can I use my gift card online?", "payment.methods"),  # the refund method
     ("How many times can I try my password?", "account.lockout"),  # the return window
     ("Is my purchase protected?", "warranty.protection-plan"),  # the price adjustment
+    ("能发短信通知我发货吗", "shipping.tracking"), ("怎么知道发货了没", "shipping.tracking"),  # refused (both)
+    ("礼品卡能在网上用吗", "payment.methods"), ("用礼品卡买的能退现金吗？", "refunds.method"),  # the refund method;
+    # and kept
+    ("Return conditions for electronics?", "returns.condition"),  # the restocking fee
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
