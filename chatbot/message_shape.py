@@ -1,9 +1,9 @@
 """How a customer's message asks: its clauses, the ones that ask, its separate questions, and so its shape, one
 question (direct) or several (sot).
 
-A message splits into clauses at commas, semicolons and sentence ends. A clause asks when it ends in a question
-mark or has a question word; a question that names nothing ("怎么办？", "What should I do?") asks about what the
-message tells. The router reads the asking clauses for a one-question message's keyword phrases, and the planner
+A message splits into clauses at commas (enumeration commas too: "退款多久、退到哪、运费退不退？"), semicolons and
+sentence ends. A clause asks when it ends in a question mark or has a question word; a question that names nothing
+("怎么办？", "What should I do?") asks about what the message tells. The router reads the asking clauses for a one-question message's keyword phrases, and the planner
 gives each separate question its own section.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ _QUESTION_MARKS = re.compile(r"[?？]")
 _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics
 # A clause ends at a comma, a semicolon or a sentence's end; it asks when it ends in a question mark or has a
 # question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).
-_CLAUSE = re.compile(r"(?:[^,，;；.。!！?？]|\.(?=\S))+[,，;；.。!！?？]*")  # "$5.99" is no clause's end
+_CLAUSE = re.compile(r"(?:[^,，、;；.。!！?？]|\.(?=\S))+[,，、;；.。!！?？]*")  # "$5.99" is no clause's end
 _ASKING_WORDS = re.compile(
     r"^\W*(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|will|would|should|may)\b|"
     r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|几|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
@@ -26,7 +26,7 @@ _OPEN_QUESTION = re.compile(
 _JOINED_QUESTION = re.compile(
     r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|can|could|do|does|is|are|will|would|should)\b)"
     r"|还有|另外", re.I)
-_JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时", re.I)
+_JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时|分别|各自", re.I)
 
 
 # Courtesy that opens a message ("Hi! Quick question:", "Thanks! One more thing:", "在吗？", "有人吗？？") and says

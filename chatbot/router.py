@@ -43,7 +43,7 @@ _CATALOG = re.compile(
     r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
-    r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
+    r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
 # Below these BM25 scores the best section does not answer the message: between the best score of an
 # out-of-scope question that no other rule refuses and the lowest of an in-scope one (English 3.0 and 4.2,
 # "Who pays customs?"; Chinese 9.3 and 13.0, "关税谁付？", with "今天几号？", what's the date, at 11.7).

@@ -34,6 +34,9 @@ def test_asking_clauses_and_questions():
     assert questions_asked("退货要多久，还有运费谁出？") == ["退货要多久，", "运费谁出？"]
     assert questions_asked("Do you sell gift cards and gift wrap?") == [  # "and" starts no new question here
         "Do you sell gift cards and gift wrap?"]
+    # Enumeration commas separate questions too (the whole was one question: no refund timing among its points).
+    assert questions_asked("退款多久、退到哪、运费退不退？") == ["退款多久、", "退到哪、", "运费退不退？"]
+    assert shape_mode("电视和沙发的保修分别多久？") == "sot"  # "分别", respectively: one answer each
 
 
 def test_courtesy_that_opens_a_message_is_set_aside():

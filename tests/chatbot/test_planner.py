@@ -112,6 +112,7 @@ def test_sections_asked_needs_separate_questions_with_a_clear_best(kb):
     assert sections_asked(kb, "退货政策是什么？退款要多久？", "zh") == {"returns.time-limit", "refunds.timing"}
     assert sections_asked(kb, "买完还能买延保吗？多少钱？", "zh") == {"warranty.protection-plan"}  # not standard shipping's
     assert "shipping.standard" not in sections_asked(kb, "我用PayPal付的款，退货以后钱退到哪里？多久能到？", "zh")  # "能到"
+    assert sections_asked(kb, "退款多久、退到哪、运费退不退？", "zh") >= {"refunds.timing", "refunds.method"}  # one question
     # A question for a category's overview among others asks for its lead section (it asked for none).
     assert sections_asked(kb, "I bought a couch for $800. Can I pay with Klarna, and if I return it later, how does "
                               "the refund work?", "en") == {"payment.installments", "refunds.timing"}
