@@ -128,6 +128,12 @@ def _coverage(text: str, reference: str) -> float:
     return min(shares, default=1.0)
 
 
+def _drops_asked_terms(text: str, reference: str, question: str) -> bool:
+    """Whether the text leaves out a term that the question and the reference share, the words of what was asked:
+    "Is a final sale item returnable?" got the non-returnable items without "final-sale items"."""
+    return bool(set(tokenize(question)) & set(tokenize(reference)) - set(tokenize(text)))
+
+
 def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[str, str | None]:
     """Keep the model's point only if it is grounded, complete and in the question's language;
     otherwise fall back to the section's own wording. Returns (text, reason it fired or None)."""
@@ -138,7 +144,8 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
         return section.text, "grounding"
     if misattributed_numbers(text, [section.text, question]):
         return section.text, "attribution"
-    if not ground_numbers(section.text, [text]).ok or _coverage(text, section.text) < MIN_COVERAGE:
+    if (not ground_numbers(section.text, [text]).ok or _coverage(text, section.text) < MIN_COVERAGE
+            or _drops_asked_terms(text, section.text, question)):
         return section.text, "incomplete"
     if detect_lang(text) != lang:
         return section.text, "language"

@@ -38,6 +38,15 @@ def test_a_point_that_drops_a_sentence_of_its_section_is_incomplete(kb):
     assert guard_point("Good news: " + express.text, express, "q", "en")[1] is None
 
 
+def test_a_point_that_drops_the_words_of_the_question_is_incomplete(kb):
+    """The model wrote "non-returnable items" for the section's "final-sale items" (2026-12-02, "Is a final sale item
+    returnable?"), 95% of its terms kept: the answer no longer named what was asked."""
+    section = kb.get("returns.non-returnable", "en")
+    dropped = section.text.replace("final-sale items", "non-returnable items")
+    assert guard_point(dropped, section, "Is a final sale item returnable?", "en") == (section.text, "incomplete")
+    assert guard_point(dropped, section, "Can I return a gift card?", "en") == (dropped, None)  # not what was asked
+
+
 def _planner_hits(kb, question: str):
     """The hits the planner chooses points from: `RuleRouter` on the pruned message, the scope section left out."""
     pruned = prune_message(question)

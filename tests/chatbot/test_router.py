@@ -218,6 +218,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("礼品卡能在网上用吗", "payment.methods"), ("用礼品卡买的能退现金吗？", "refunds.method"),  # the refund method;
     # and kept
     ("Return conditions for electronics?", "returns.condition"),  # the restocking fee
+    ("优惠码能用在打折商品上吗？", "payment.promo-codes"),  # the non-returnable items ("打折商品")
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
