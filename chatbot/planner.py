@@ -134,6 +134,12 @@ def _drops_asked_terms(text: str, reference: str, question: str) -> bool:
     return bool(set(tokenize(question)) & set(tokenize(reference)) - set(tokenize(text)))
 
 
+def _echoes_the_question(text: str, reference: str, question: str) -> bool:
+    """Whether the text takes a term from the question that the reference does not have: "Can I get a refund in
+    cash?" got "Cash refunds go back to the original payment method", which the policy does not say."""
+    return bool(set(tokenize(text)) & set(tokenize(question)) - set(tokenize(reference)))
+
+
 def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[str, str | None]:
     """Keep the model's point only if it is grounded, complete and in the question's language;
     otherwise fall back to the section's own wording. Returns (text, reason it fired or None)."""
@@ -144,6 +150,8 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
         return section.text, "grounding"
     if misattributed_numbers(text, [section.text, question]):
         return section.text, "attribution"
+    if _echoes_the_question(text, section.text, question):
+        return section.text, "unsupported"
     if (not ground_numbers(section.text, [text]).ok or _coverage(text, section.text) < MIN_COVERAGE
             or _drops_asked_terms(text, section.text, question)):
         return section.text, "incomplete"

@@ -47,6 +47,15 @@ def test_a_point_that_drops_the_words_of_the_question_is_incomplete(kb):
     assert guard_point(dropped, section, "Can I return a gift card?", "en") == (dropped, None)  # not what was asked
 
 
+def test_a_point_that_takes_the_question_s_words_the_section_lacks_is_unsupported(kb):
+    """"Can I get a refund in cash?" got "Cash refunds go back to the original payment method" (2026-12-02): every
+    number grounded, every term of the section kept, and a claim the policy does not make."""
+    section = kb.get("refunds.method", "en")
+    echoed = "Cash r" + section.text[1:]
+    assert guard_point(echoed, section, "Can I get a refund in cash?", "en") == (section.text, "unsupported")
+    assert guard_point(section.text, section, "Can I get a refund in cash?", "en") == (section.text, None)
+
+
 def _planner_hits(kb, question: str):
     """The hits the planner chooses points from: `RuleRouter` on the pruned message, the scope section left out."""
     pruned = prune_message(question)
