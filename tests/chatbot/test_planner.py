@@ -110,6 +110,9 @@ def test_points_keep_to_the_question(kb, eval_questions):
     # A product named in the question is a warranty's word: the electronics' warranty, not the return window.
     ("How long do I have to return a TV, and is there a fee if I opened it?",
      {"returns.time-limit", "returns.restocking-fee"}),
+    # Who pays to ship it back: the return fees by 1.16x over the refund of shipping charges, under the margin.
+    ("I ordered a desk last week and it arrived with a scratch. Can I get a replacement, and do I have to pay for "
+     "shipping it back?", {"shipping.lost-damaged", "returns.shipping-fees"}),
 ])
 def test_each_question_of_another_category_gets_its_section(kb, question, wanted):
     """Two questions in one message, each answered by a section of its own category: the second category's
