@@ -219,6 +219,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # and kept
     ("Return conditions for electronics?", "returns.condition"),  # the restocking fee
     ("优惠码能用在打折商品上吗？", "payment.promo-codes"),  # the non-returnable items ("打折商品")
+    # An item sent twice is a wrong item, whose return is free (the promo codes).
+    ("I received two of the same item but only ordered one", "returns.shipping-fees"),
+    ("你们多发了一个，我只买了一个", "returns.shipping-fees"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
