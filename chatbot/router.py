@@ -91,9 +91,9 @@ def asks_about_the_topic(message: str) -> bool:
 
 
 def tells_a_duration(message: str) -> bool:
-    """Whether ``message`` is a short statement of how long ago or how old (no question, at most
-    `FOLLOW_UP_MAX_WORDS` words): "It's been 2 weeks", "It's 3 weeks old", "两周了"."""
-    return (bool(_DURATION.search(message)) and not re.search("[?？]", message)
+    """Whether ``message`` is a short statement of how long ago or how old (it asks nothing, at most
+    `FOLLOW_UP_MAX_WORDS` words): "It's been 2 weeks", "It's 3 weeks old", "两周了"; "快递几天到" asks."""
+    return (bool(_DURATION.search(message)) and not asking_clauses(message)
             and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
 
 
@@ -179,9 +179,10 @@ class RuleRouter:
         follow-up of the customer's ``previous`` message (`follow_up_query`), by the two together; a short
         statement of how long ago or how old is read as the end of ``previous`` ("It's 3 weeks old" after "My TV
         stopped working")."""
+        lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
         if previous and tells_a_duration(question):
             question, query, previous = f"{previous.rstrip()} {question}", None, None
-        lang, query, hits, intent = retrieve(self.kb, question, query, previous)
+        lang, query, hits, intent = retrieve(self.kb, question, query, previous, lang)
         reason = escalation_reason(question)
         if reason:
             return Route("escalate", reason, lang, hits)

@@ -403,6 +403,14 @@ def test_a_product_s_age_after_its_defect_is_one_story(kb):
     assert RuleRouter(kb).route("两周了", previous="退款什么时候到？").hits[0].section.id.startswith("refunds.")
 
 
+def test_a_question_with_a_duration_word_is_no_statement_of_one(kb):
+    """"快递几天到" (how many days does delivery take) after an English question was read as the end of that
+    question's story, and answered in English from the non-returnable items (found in the browser, 2026-12-02)."""
+    route = RuleRouter(kb).route("快递几天到", previous="Is a final sale item returnable?")
+    assert (route.mode, route.lang, route.hits[0].section.id) == ("direct", "zh", "shipping.standard")
+    assert RuleRouter(kb).route("两周了", previous="When will I get my refund?").lang == "zh"  # the message's language
+
+
 @pytest.mark.parametrize(("previous", "message"), [
     ("How long is the warranty on electronics?", "What's the weather in Paris?"),
     ("How long is the warranty on electronics?", "Tell me a joke"),
