@@ -3,8 +3,8 @@ question (direct) or several (sot).
 
 A message splits into clauses at commas (enumeration commas too: "退款多久、退到哪、运费退不退？"), semicolons and
 sentence ends. A clause asks when it ends in a question mark or has a question word; a question that names nothing
-("怎么办？", "What should I do?") asks about what the message tells. The router reads the asking clauses for a one-question message's keyword phrases, and the planner
-gives each separate question its own section.
+("怎么办？", "What should I do?") asks about what the message tells. The router reads the asking clauses for a
+one-question message's keyword phrases, and the planner gives each separate question its own section.
 """
 from __future__ import annotations
 

@@ -120,24 +120,11 @@ class _Usage:
         return {"prompt_tokens": self.prompt, "completion_tokens": self.completion, "cached_prompt_tokens": self.cached}
 
 
-def _coverage(text: str, reference: str) -> float:
-    """The smallest share of a reference sentence's terms that the text keeps."""
-    kept = set(tokenize(text))
+def _coverage(kept: set[str], reference: str) -> float:
+    """The smallest share of a reference sentence's terms among the ``kept`` terms."""
     shares = [len(terms & kept) / len(terms) for sentence in split_sentences(reference)
               if (terms := set(tokenize(sentence)))]
     return min(shares, default=1.0)
-
-
-def _drops_asked_terms(text: str, reference: str, question: str) -> bool:
-    """Whether the text leaves out a term that the question and the reference share, the words of what was asked:
-    "Is a final sale item returnable?" got the non-returnable items without "final-sale items"."""
-    return bool(set(tokenize(question)) & set(tokenize(reference)) - set(tokenize(text)))
-
-
-def _echoes_the_question(text: str, reference: str, question: str) -> bool:
-    """Whether the text takes a term from the question that the reference does not have: "Can I get a refund in
-    cash?" got "Cash refunds go back to the original payment method", which the policy does not say."""
-    return bool(set(tokenize(text)) & set(tokenize(question)) - set(tokenize(reference)))
 
 
 def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[str, str | None]:
@@ -150,10 +137,15 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
         return section.text, "grounding"
     if misattributed_numbers(text, [section.text, question]):
         return section.text, "attribution"
-    if _echoes_the_question(text, section.text, question):
+    kept, policy, asked = (set(tokenize(t)) for t in (text, section.text, question))
+    # A term of the question that the policy lacks: "Can I get a refund in cash?" got "Cash refunds go back to the
+    # original payment method", which the policy does not say.
+    if kept & asked - policy:
         return section.text, "unsupported"
-    if (not ground_numbers(section.text, [text]).ok or _coverage(text, section.text) < MIN_COVERAGE
-            or _drops_asked_terms(text, section.text, question)):
+    # A number or a sentence of the policy left out, or a term it shares with the question (the words of what was
+    # asked: "Is a final sale item returnable?" got the non-returnable items without "final-sale items").
+    if (not ground_numbers(section.text, [text]).ok or _coverage(kept, section.text) < MIN_COVERAGE
+            or asked & policy - kept):
         return section.text, "incomplete"
     if detect_lang(text) != lang:
         return section.text, "language"
