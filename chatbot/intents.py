@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from chatbot.chinese_script import to_simplified
+from chatbot.durations import durations
 from chatbot.knowledge import KnowledgeBase, ScoredSection, split_sentences, word_terms
 
 PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
@@ -47,11 +48,6 @@ _DEFECT = re.compile(
     r"(work|turn on|switch on|power on|start|charge|hold a charge)\b"
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
-# How long ago the product was bought or began to fail: two months or more is past the 30-day return window,
-# where a defect is a return, so the early defects' section no longer applies ("My headphones broke after 13 months").
-_AGE = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few)\s+"
-                  r"(years?|months?)\b|(\d+|[一两二三四五六七八九十几]+)\s*(个多?月|年)|半年|去年|\blast year\b", re.I | re.A)
-_ONE = ("a", "an", "one", "1", "一")
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
     ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A), "returns.time-limit"),
@@ -94,13 +90,10 @@ def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: floa
 
 
 def _past_the_return_window(text: str) -> bool:
-    """Whether ``text`` says the product is two months old or more ("2 years ago", "13个月", "去年"); one month is
-    too close to the 30-day window to tell."""
-    for match in _AGE.finditer(text):
-        count, unit = (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
-        if unit is None or "year" in unit.lower() or "年" in unit or count not in _ONE:
-            return True
-    return False
+    """Whether ``text`` says the product is two months old or more ("2 years ago", "13个月", "去年"): past the
+    30-day return window, where a defect is a return, so the early defects' section no longer applies ("My
+    headphones broke after 13 months"). One month is too close to the window to tell."""
+    return any(d.unit == "year" or (d.unit == "month" and not d.at_most_one) for d in durations(text))
 
 
 def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],

@@ -10,6 +10,7 @@ import re
 from typing import NamedTuple
 
 from chatbot.chinese_script import to_simplified
+from chatbot.durations import durations
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
@@ -74,12 +75,6 @@ FOLLOW_UP_OWN_SHARE = 0.4
 _HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait; 多久 长时间 等 要 需 几天 大概 能到"))
 _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, free, fee, charge; 少 钱 最低 高 费用 付 免费 收费"))
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
-# A short statement of how long ago or how old ("It's been 2 weeks", "It's 3 weeks old", "两周了") tells the
-# previous message's story on: the two are one message.
-_DURATION = re.compile(r"\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|several)\s+(hours?|days?|weeks?|"
-                       r"months?|years?)\b|(\d+|[一两二三四五六七八九十几半]+)\s*(个多?)?(小时|天|周|星期|月|年)", re.I)
-
-
 def _all_words_in(message: str, words: frozenset[str]) -> bool:
     return set(word_terms(to_simplified(message))) <= words
 
@@ -93,7 +88,7 @@ def asks_about_the_topic(message: str) -> bool:
 def tells_a_duration(message: str) -> bool:
     """Whether ``message`` is a short statement of how long ago or how old (it asks nothing, at most
     `FOLLOW_UP_MAX_WORDS` words): "It's been 2 weeks", "It's 3 weeks old", "两周了"; "快递几天到" asks."""
-    return (bool(_DURATION.search(message)) and not asking_clauses(message)
+    return (bool(durations(message)) and not asking_clauses(message)
             and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
 
 

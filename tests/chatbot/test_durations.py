@@ -1,0 +1,29 @@
+import pytest
+
+from chatbot.durations import Duration, durations
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("It's been 2 weeks", [Duration("2", "week")]),
+    ("a few days ago", [Duration("few", "day")]),
+    ("I bought it two years ago, it broke after 3 months", [Duration("two", "year"), Duration("3", "month")]),
+    ("bought it last year", [Duration("1", "year")]),
+    ("两周了", [Duration("两", "week")]),
+    ("2个小时前下的单", [Duration("2", "hour")]),
+    ("买了1个多月", [Duration("1", "month")]),
+    ("去年买的", [Duration("1", "year")]),
+    ("用了半年", [Duration("半", "year")]),
+])
+def test_durations_reads_counts_and_units(text, expected):
+    assert durations(text) == expected
+
+
+@pytest.mark.parametrize("text", ["3月买的", "I ordered 3 items", "Where is my order?", "订单号12345"])
+def test_dates_and_other_numbers_are_no_durations(text):
+    assert durations(text) == []  # "3月" is March: a Chinese month needs its measure word
+
+
+@pytest.mark.parametrize("text, one", [("a month", True), ("一个月", True), ("半个月", True), ("1 year", True),
+                                       ("few weeks", False), ("2 months", False), ("三个月", False)])
+def test_at_most_one_is_a_count_of_one_or_a_half(text, one):
+    assert durations(text)[0].at_most_one is one
