@@ -234,7 +234,7 @@ class Planner:
     async def stream(self, question: str, previous: str | None = None) -> AsyncIterator:
         """Events: `OutlineReady`, then `PointDelta`/`PointDone` per point (interleaved), then `AnswerDone`.
         ``previous``, the customer's previous message in the conversation, is read with a short follow-up
-        (`router.follow_up_query`). A message in traditional Chinese is planned in simplified characters and
+        (`router.follow_up_hits`). A message in traditional Chinese is planned in simplified characters and
         answered in traditional ones."""
         if not is_traditional(question):
             async for event in self._stream(question, previous):

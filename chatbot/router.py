@@ -92,43 +92,37 @@ def tells_a_duration(message: str) -> bool:
             and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
 
 
-def follow_up_query(kb: KnowledgeBase, message: str, previous: str | None, lang: str) -> str | None:
-    """``previous`` and ``message`` together, when ``message`` reads as a follow-up of ``previous``: it is short
-    (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters, stopwords aside), the two together find a
-    section that clears the in-scope bar, and ``message``'s own words score at least `FOLLOW_UP_OWN_SHARE` of
-    the bar on that section, or every word of it asks about the previous topic ("How long does that take?",
-    "那要等多长时间？", `_ABOUT_IT_WORDS`), or, where ``message`` alone is under the bar, every word of it is one the
-    knowledge base uses ("How long do I have?", "要多久？") and it has no words or some score on that section.
-    A new topic ("What's the weather in Paris?", "Tell me a joke") stays on its own. Else None."""
+def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: str,
+                   k: int) -> list[ScoredSection] | None:
+    """The top ``k`` sections of ``previous`` and ``message`` together, when ``message`` reads as a follow-up of
+    ``previous``; else None. A follow-up is short (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters,
+    stopwords aside), the two together find a section that clears the in-scope bar, and ``message``'s own words
+    score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or every word of it asks about the previous
+    topic ("How long does that take?", "那要等多长时间？", `_ABOUT_IT_WORDS`), or, where ``message`` alone is under
+    the bar, every word of it is one the knowledge base uses ("How long do I have?", "要多久？") and it has no
+    words or some score on that section. A new topic ("What's the weather in Paris?", "Tell me a joke") stays on
+    its own.
+
+    Where ``message`` alone is under the in-scope bar and asks more than how long, the sections of the previous
+    topic (the category of ``previous``'s best section) also get ``message``'s own score: "Who pays for it?"
+    after "How do I return an item?" asks for the return fees, though the two together find the return process
+    first."""
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
         return None
-    query = f"{previous}\n{message}"
-    hits = kb.search(query, lang=lang, k=1)
+    query, everything = f"{previous}\n{message}", len(kb.sections(lang))
+    hits = kb.search(query, lang=lang, k=everything)
     if not hits or hits[0].score < in_scope_bar(query, lang):
         return None
-    if asks_about_the_topic(message):
-        return query
-    own_hits = kb.search(message, lang=lang, k=len(kb.sections(lang)))
-    own = next((h.score for h in own_hits if h.section.id == hits[0].section.id), 0.0)
+    own_hits = kb.search(message, lang=lang, k=everything)
+    own_score = {h.section.id: h.score for h in own_hits}
     bar = in_scope_bar(message, lang)
-    if own >= FOLLOW_UP_OWN_SHARE * bar:
-        return query
-    weak = not own_hits or own_hits[0].score < bar
-    return query if weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)) else None
-
-
-def follow_up_hits(kb: KnowledgeBase, message: str, previous: str, lang: str, k: int) -> list[ScoredSection]:
-    """The top ``k`` sections of a follow-up, ``previous`` and ``message`` together. Where ``message`` alone is
-    under the in-scope bar and asks more than how long, the sections of the previous topic (the category of
-    ``previous``'s best section) also get ``message``'s own score: "Who pays for it?" after "How do I return an
-    item?" asks for the return fees, though the two together find the return process first."""
-    everything = len(kb.sections(lang))
-    hits = kb.search(f"{previous}\n{message}", lang=lang, k=everything)
-    own = kb.search(message, lang=lang, k=everything)
+    own, weak = own_score.get(hits[0].section.id, 0.0), not own_hits or own_hits[0].score < bar
+    if not (asks_about_the_topic(message) or own >= FOLLOW_UP_OWN_SHARE * bar or (
+            weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
+        return None
     topic = kb.search(previous, lang=lang, k=1)
-    if (own and own[0].score < in_scope_bar(message, lang) and topic
-            and not _all_words_in(message, _HOW_LONG_WORDS)):
-        category, own_score = topic[0].section.category, {h.section.id: h.score for h in own}
+    if own_hits and weak and topic and not _all_words_in(message, _HOW_LONG_WORDS):
+        category = topic[0].section.category
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
                                      * (h.section.category == category)) for h in hits), key=lambda h: -h.score)
     return hits[:k]
@@ -137,7 +131,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str, lang: str, k:
 def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None, lang: str | None = None,
              k: int = SEARCH_DEPTH) -> tuple[str, str, list[ScoredSection], str | None]:
     """The question's language (``lang``, default detected), the query its sections are retrieved by (``query``,
-    default the question, or the `follow_up_query` with ``previous``, ranked by `follow_up_hits`), its top ``k``
+    default the question, or the question with ``previous`` where it is a follow-up, `follow_up_hits`), its top ``k``
     sections, and its intent where retrieval misses it (`intents.intent_hits`, which then puts the intent's
     sections first): what every router routes on, and the agents' policy lookup. A message
     that asks one thing puts the sections with a keyword phrase in its question first: the phrase says what it
@@ -147,8 +141,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     question = strip_courtesy(correct_typos(question, kb.words(lang)))
     query = strip_courtesy(correct_typos(query, kb.words(lang))) if query else None
     message = query or question
-    query = follow_up_query(kb, message, previous, lang) or message
-    searched = follow_up_hits(kb, message, previous, lang, k) if query != message else kb.search(query, lang=lang, k=k)
+    searched = follow_up_hits(kb, message, previous, lang, k)
+    query = message if searched is None else f"{previous}\n{message}"
+    searched = kb.search(query, lang=lang, k=k) if searched is None else searched
     hits, intent = intent_hits(kb, question, lang, searched, in_scope_bar(query, lang))
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
@@ -171,7 +166,7 @@ class RuleRouter:
 
     def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
         """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
-        follow-up of the customer's ``previous`` message (`follow_up_query`), by the two together; a short
+        follow-up of the customer's ``previous`` message (`follow_up_hits`), by the two together; a short
         statement of how long ago or how old is read as the end of ``previous`` ("It's 3 weeks old" after "My TV
         stopped working")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.pruning import prune_message
-from chatbot.router import MIN_TOP_SCORE, SMALL_TALK, RuleRouter, follow_up_query, in_scope_bar
+from chatbot.router import MIN_TOP_SCORE, SMALL_TALK, RuleRouter, follow_up_hits, in_scope_bar
 
 
 def test_rule_router_accuracy_on_eval_set(kb, eval_questions):
@@ -419,12 +419,12 @@ def test_a_question_with_a_duration_word_is_no_statement_of_one(kb):
     ("电子产品保修多久？", "给我讲个笑话"),
 ])
 def test_a_new_topic_is_not_a_follow_up(kb, previous, message):
-    assert follow_up_query(kb, message, previous, "zh" if "保" in previous or "退" in previous else "en") is None
+    assert follow_up_hits(kb, message, previous, "zh" if "保" in previous or "退" in previous else "en", k=1) is None
     assert RuleRouter(kb).route(message, previous=previous).mode == "refuse"
 
 
 def test_long_messages_and_empty_history_are_read_alone(kb):
-    assert follow_up_query(kb, "How much does it cost?", None, "en") is None
-    assert follow_up_query(kb, "How much does it cost?", "  ", "en") is None
+    assert follow_up_hits(kb, "How much does it cost?", None, "en", k=1) is None
+    assert follow_up_hits(kb, "How much does it cost?", "  ", "en", k=1) is None
     long = "I would like to know how much the express delivery option costs for a heavy parcel to Ohio"
-    assert follow_up_query(kb, long, "Do you offer express shipping?", "en") is None
+    assert follow_up_hits(kb, long, "Do you offer express shipping?", "en", k=1) is None
