@@ -174,6 +174,13 @@ def test_still_names_no_topic(kb):
     assert ids[:2] == ["refunds.bank-processing", "refunds.timing"] and "returns.restocking-fee" not in ids, ids
 
 
+def test_until_names_no_topic(kb):
+    """"How long until" asks how long: "until" matched the holiday season's "until January 31", whose section then
+    ranked second for "How do I return an item and how long until I get my refund?" (2026-12-02)."""
+    hits = kb.search("How do I return an item and how long until I get my refund?", lang="en", k=4)
+    assert "returns.holiday-season" not in [h.section.id for h in hits]
+
+
 def test_tokenize():
     assert tokenize("Returns returned RETURNING") == ["return"] * 3
     assert tokenize("the shipping charges") == tokenize("shipped charge")
