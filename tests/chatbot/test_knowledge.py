@@ -181,6 +181,15 @@ def test_until_names_no_topic(kb):
     assert "returns.holiday-season" not in [h.section.id for h in hits]
 
 
+@pytest.mark.parametrize("question", ["I placed the order 2 hours ago and want to cancel",
+                                      "I placed an order 10 minutes ago and want to cancel it. How?"])
+def test_placed_names_no_topic(kb, question):
+    """Every order was placed: "placed" matched adding items' "an order that has already been placed", which then
+    outlined a cancellation (2026-12-02)."""
+    hits = kb.search(question, lang="en", k=4)
+    assert hits[0].section.id == "orders.cancellation" and "orders.adding-items" not in [h.section.id for h in hits]
+
+
 def test_tokenize():
     assert tokenize("Returns returned RETURNING") == ["return"] * 3
     assert tokenize("the shipping charges") == tokenize("shipped charge")
