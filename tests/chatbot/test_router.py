@@ -311,8 +311,11 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Can I have two accounts?",  # two-factor authentication
     "My order was split into two packages",  # Klarna's installments ("split the payment")
     "Do you assemble furniture?", "Do you deliver furniture to the room?",  # the furniture warranty (both)
-    "Do gift cards expire?", "礼品卡会过期吗", "Where can I find my order number?", "我的订单号在哪里看"])  # the refund
+    "Do gift cards expire?", "礼品卡会过期吗", "Where can I find my order number?", "我的订单号在哪里看",  # the refund
     # method, tracking
+    "I was charged $200 but my order was $150",  # the charge timing
+    "Do you ship to APO addresses?", "Is there a warranty if I buy a floor model?"])  # the address change; the
+    # protection plan
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
@@ -320,6 +323,12 @@ def test_topics_no_policy_covers_are_refused(kb, question):
     agents ("phone number"). A keyword phrase of the uncovered topics in a one-question message decides."""
     route = RuleRouter(kb).route(question)
     assert route.mode == "refuse" and route.hits[0].section.id == "contact.scope"
+
+
+def test_shipping_charged_on_an_order_over_the_minimum_is_about_free_shipping(kb):
+    """Not an overcharge, whose phrase "but my order was" it shares: the charge timing answered it."""
+    route = RuleRouter(kb).route("I was charged $4.99 shipping but my order was $55")
+    assert route.mode == "direct" and route.hits[0].section.id == "shipping.standard"
 
 
 def test_a_phrase_in_an_other_sentence_does_not_decide(kb):
