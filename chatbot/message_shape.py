@@ -15,7 +15,7 @@ _QUESTION_MARKS = re.compile(r"[?？]")
 _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics
 # A clause ends at a comma, a semicolon or a sentence's end; it asks when it ends in a question mark or has a
 # question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).
-_CLAUSE = re.compile(r"(?:[^,，、;；.。!！?？]|\.(?=\S))+[,，、;；.。!！?？]*")  # "$5.99" is no clause's end
+_CLAUSE = re.compile(r"(?:[^,，、;；:：.。!！?？]|[.:](?=\S))+[,，、;；:：.。!！?？]*")  # "$5.99", "8:00" end no clause
 _ASKING_WORDS = re.compile(
     r"^\W*(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|will|would|should|may)\b|"
     r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|几|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)

@@ -262,8 +262,7 @@ class Planner:
             return
         if route.mode == "sot":
             outline_start = time.perf_counter()
-            # A pasted thread's questions are mostly not the customer's: only a message kept whole is split.
-            asked = set() if pruned.was_pruned else sections_asked(self.kb, pruned.text, route.lang)
+            asked = sections_asked(self.kb, pruned.asking, route.lang)
             category, sections, prefix_ids = await self._outline(pruned.text, route, asked, usage)
             outline_s = time.perf_counter() - outline_start
         else:

@@ -13,6 +13,7 @@ from chatbot.knowledge import split_sentences, tokenize
 _QUESTION = re.compile(r"[?？]")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 _QUOTED_LINE = re.compile(r"^\s*>")
+PRUNE_OVER_CHARS = 700  # the default threshold: a message longer than this is pruned
 
 
 class PrunedMessage(NamedTuple):
@@ -26,20 +27,35 @@ class PrunedMessage(NamedTuple):
         return self.num_kept < self.num_sentences
 
     @property
+    def asking(self) -> str:
+        """Where the customer's separate questions are: the message kept whole, or a pruned one's closing question
+        (most questions of a pasted thread are not the customer's)."""
+        return self.ask if self.was_pruned else self.text
+
+    @property
     def query(self) -> str:
         """What retrieval ranks the sections by: the kept text, and a pruned message's closing question once
         more, so that the customer's own question outweighs the thread it came with."""
         return f"{self.ask}\n{self.text}" if self.ask else self.text
 
 
-def closing_question(text: str) -> str:
+def closing_question(text: str, max_chars: int = PRUNE_OVER_CHARS) -> str:
     """The customer's own question in a long message: its last paragraph with a question mark, quoted lines
-    ("> ...") left out; "" when there is none."""
+    ("> ...") left out; where that paragraph is over ``max_chars`` (a thread pasted without breaks), its last
+    sentence with a question mark. "" when there is none."""
     for paragraph in reversed(_PARAGRAPH_BREAK.split(text)):
         own = "\n".join(line for line in paragraph.splitlines() if not _QUOTED_LINE.match(line)).strip()
+        if len(own) > max_chars:
+            own = next((s.strip() for s in reversed(split_sentences(own)) if _asks(s)), "")
         if _QUESTION.search(own):
             return own
     return ""
+
+
+def _asks(sentence: str) -> bool:
+    """Whether ``sentence`` is a question of the customer's own: a quoted one ("> On Nov 22, you wrote: Any
+    update?") was asked before."""
+    return bool(_QUESTION.search(sentence)) and not _QUOTED_LINE.match(sentence)
 
 
 def _tfidf(docs: list[list[str]]) -> list[dict[str, float]]:
@@ -54,16 +70,15 @@ def _tfidf(docs: list[list[str]]) -> list[dict[str, float]]:
     return vectors
 
 
-PRUNE_OVER_CHARS = 700  # the default threshold: a message longer than this is pruned
-
-
 def prune_message(text: str, max_chars: int = PRUNE_OVER_CHARS) -> PrunedMessage:
     """Messages up to ``max_chars`` pass unchanged (``max_chars <= 0`` disables pruning); longer ones
     keep their questions plus the most similar other sentences until ``max_chars`` is reached."""
     sentences = split_sentences(text)
     if max_chars <= 0 or len(text) <= max_chars or len(sentences) < 3:
         return PrunedMessage(text, len(sentences), len(sentences))
-    questions = [i for i, s in enumerate(sentences) if _QUESTION.search(s)] or [len(sentences) - 1]
+    num_sentences = len(sentences)
+    sentences = list(dict.fromkeys(s.strip() for s in sentences))  # a thread quotes the same lines again and again
+    questions = [i for i, s in enumerate(sentences) if _asks(s)] or [len(sentences) - 1]
     vectors = _tfidf([tokenize(s) for s in sentences])
     query: Counter = Counter()
     for i in questions:
@@ -78,5 +93,6 @@ def prune_message(text: str, max_chars: int = PRUNE_OVER_CHARS) -> PrunedMessage
             break
         keep.add(i)
         used += len(sentences[i])
-    kept = " ".join(sentences[i].strip() for i in sorted(keep))
-    return PrunedMessage(kept, len(sentences), len(keep), closing_question(text) if len(keep) < len(sentences) else "")
+    kept = " ".join(sentences[i] for i in sorted(keep))
+    pruned = len(keep) < num_sentences
+    return PrunedMessage(kept, num_sentences, len(keep), closing_question(text, max_chars) if pruned else "")

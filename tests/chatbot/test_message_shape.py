@@ -37,6 +37,11 @@ def test_asking_clauses_and_questions():
     # Enumeration commas separate questions too (the whole was one question: no refund timing among its points).
     assert questions_asked("退款多久、退到哪、运费退不退？") == ["退款多久、", "退到哪、", "运费退不退？"]
     assert shape_mode("电视和沙发的保修分别多久？") == "sot"  # "分别", respectively: one answer each
+    # A colon ends a clause ("So my questions: can I…" asked nothing before its question word); "8:00" does not.
+    assert questions_asked("So my questions: can I return it for free, and how long will the refund take?") == [
+        " can I return it for free,", "how long will the refund take?"]
+    assert questions_asked("问题：退货要多久？运费谁出？") == ["退货要多久？", "运费谁出？"]
+    assert asking_clauses("Do you ship before 8:00 pm?") == ["Do you ship before 8:00 pm?"]
 
 
 def test_courtesy_that_opens_a_message_is_set_aside():

@@ -63,9 +63,10 @@ def _planner_hits(kb, question: str):
 
 
 def _planner_points(kb, question: str):
-    """The points the planner outlines for ``question`` (`Planner.stream`: a pasted thread is not split)."""
+    """The points the planner outlines for ``question`` (`Planner.stream`: a pasted thread is split at its closing
+    question)."""
     pruned = prune_message(question)
-    asked = set() if pruned.was_pruned else sections_asked(kb, pruned.text, detect_lang(question))
+    asked = sections_asked(kb, pruned.asking, detect_lang(question))
     return select_points(_planner_hits(kb, question), asked)
 
 

@@ -1,7 +1,7 @@
 """Pruning of long pasted threads, and the closing question retrieval weighs (no model)."""
 from __future__ import annotations
 
-from chatbot.planner import select_points
+from chatbot.planner import sections_asked, select_points
 from chatbot.pruning import closing_question, prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
 
@@ -46,3 +46,37 @@ def test_the_closing_question_finds_what_the_thread_buries(kb, eval_questions):
 
     assert "refunds.bank-processing" not in points(pruned.text)
     assert set(row["expected_sections"]) <= set(points(pruned.query))
+
+
+LAMP = ("On Nov 2 I ordered a floor lamp (order NW-88812). It arrived on Nov 6 and the switch stopped working on "
+        "Nov 20. I also paid with PayPal. > On Nov 21, Northwind Support wrote: Thanks for reaching out, we will "
+        "look into it. > On Nov 22, you wrote: Any update? ")
+LAMP_THREAD = ("Hi team, following up on my earlier emails. " + LAMP * 4 + "So my questions: can I still return it "
+               "for free since it is defective, and how long will the refund to PayPal take?")
+
+
+def test_a_thread_pasted_without_breaks_is_pruned_to_its_own_question():
+    """Pasted with no paragraph breaks, the quoted lines repeated: their "Any update?" was kept four times as a
+    question, and the whole thread was the closing question, which retrieval weighs twice (2026-12-02)."""
+    pruned = prune_message(LAMP_THREAD)
+    assert pruned.text.count("Any update?") == 0 and pruned.text.count("PayPal.") == 1
+    assert pruned.ask == ("So my questions: can I still return it for free since it is defective, and how long "
+                          "will the refund to PayPal take?")
+    assert pruned.asking == pruned.ask and prune_message("short question?").asking == "short question?"
+
+
+def test_a_pruned_thread_is_outlined_by_its_closing_questions(kb):
+    """The lamp's thread got the return fees, the early defects, tracking ("Any update?") and the restocking fee,
+    and no refund timing (the last notes' weak spot)."""
+    pruned = prune_message(LAMP_THREAD)
+    hits = [h for h in RuleRouter(kb).route(pruned.text, pruned.query).hits if h.section.id != OUT_OF_SCOPE_SECTION]
+    points = [h.section.id for h in select_points(hits, sections_asked(kb, pruned.asking, "en"))]
+    assert points == ["returns.shipping-fees", "refunds.timing"]
+
+
+def test_the_closing_question_of_a_thread_asks_its_own_sections(kb, eval_questions):
+    """en-multi-18 asks for express shipping to a PO box and then "how long does standard shipping take and is it
+    free for a $62 order?": "free" was a keyword of the cancellation ("cancelled free of charge"), which then
+    answered the last question (2026-12-02)."""
+    row = next(r for r in eval_questions if r["id"] == "en-multi-18")
+    assert sections_asked(kb, prune_message(row["question"]).asking, "en") == set(row["expected_sections"])
