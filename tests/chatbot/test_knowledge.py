@@ -190,6 +190,17 @@ def test_placed_names_no_topic(kb, question):
     assert hits[0].section.id == "orders.cancellation" and "orders.adding-items" not in [h.section.id for h in hits]
 
 
+@pytest.mark.parametrize("question, lang, section_id", [
+    ("What does it cost to ship to Canada?", "en", "shipping.international"),
+    ("国际运费多少钱？", "zh", "shipping.international"),
+    ("my order # is NW-55120, when does it ship?", "en", "shipping.dispatch"),
+    ("When will my order be shipped?", "en", "shipping.dispatch")])
+def test_shipping_abroad_and_dispatch_phrasings_find_their_section(kb, question, lang, section_id):
+    """The thirty-fourth sweep (2026-12-02): standard shipping's $4.99 answered the cost of shipping abroad,
+    and refusing a shipped order when an order ships."""
+    assert kb.search(question, lang=lang, k=1)[0].section.id == section_id
+
+
 def test_tokenize():
     assert tokenize("Returns returned RETURNING") == ["return"] * 3
     assert tokenize("the shipping charges") == tokenize("shipped charge")

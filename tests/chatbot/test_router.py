@@ -314,8 +314,9 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Do gift cards expire?", "礼品卡会过期吗", "Where can I find my order number?", "我的订单号在哪里看",  # the refund
     # method, tracking
     "I was charged $200 but my order was $150",  # the charge timing
-    "Do you ship to APO addresses?", "Is there a warranty if I buy a floor model?"])  # the address change; the
+    "Do you ship to APO addresses?", "Is there a warranty if I buy a floor model?",  # the address change; the
     # protection plan
+    "Can someone else return an item for me?"])  # the privacy section ("someone else")
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
