@@ -16,6 +16,7 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
+from chatbot.message_shape import questions_asked
 from chatbot.knowledge import KnowledgeBase, ScoredSection, split_sentences, word_terms
 
 PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
@@ -74,11 +75,14 @@ def overview_categories(question: str) -> list[str]:
 def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: float) -> list:
     """Where one of several questions asks for an overview ("What's your return policy? Also, how long do refunds
     take?"): its categories' lead sections, half the points, and the other questions' best sections where they
-    clear the ``bar``. A statement among them ("I have a question about my order. Can I change the address?")
+    clear the ``bar``; one sentence's questions (`questions_asked`: "What's your return policy and how long do
+    refunds take?") too. A statement among them ("I have a question about my order. Can I change the address?")
     leads up to one question: none."""
     sentences = split_sentences(text)
     if len(sentences) < 2 or not all(re.search(r"[?？]\s*$", sentence) for sentence in sentences):
-        return []
+        sentences = questions_asked(text) if len(sentences) == 1 else []
+        if len(sentences) < 2:
+            return []
     for i, sentence in enumerate(sentences):
         if categories := overview_categories(sentence):
             share = max(1, OVERVIEW_POINTS // 2 // len(categories))

@@ -58,6 +58,11 @@ _WARRANTY_LEAD = ["warranty.electronics", "warranty.furniture", "warranty.protec
     # One of two questions: half the points, and the other's section (only refund sections: they scored higher).
     ("What's your return policy? Also, how long do refunds take?", _RETURNS_LEAD[:2] + ["refunds.timing"]),
     ("退货政策是什么？退款要多久？", _RETURNS_LEAD[:2] + ["refunds.timing"]),
+    # Two questions in one sentence ("and"), 2026-12-02: the first outlined mostly refunds, the second the
+    # international section and the dispatch times only.
+    ("What's your return policy and how long do refunds take?", _RETURNS_LEAD[:2] + ["refunds.timing"]),
+    ("Tell me about your shipping policy and do you ship to Canada?", ["shipping.dispatch", "shipping.standard",
+                                                                      "shipping.international"]),
     ("can u tell me the return policy pls", _RETURNS_LEAD),  # "u" and "pls" were words of its own: the window
     ("Do you have a warranty?", _WARRANTY_LEAD), ("What warranties do you offer?", _WARRANTY_LEAD),  # refused
     ("有保修吗？", _WARRANTY_LEAD), ("我想问问退货", _RETURNS_LEAD),  # the window
