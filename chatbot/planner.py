@@ -18,7 +18,7 @@ from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, split_sentences, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
-from chatbot.intents import overview_categories
+from chatbot.intents import PRODUCT_SECTIONS, overview_categories
 from chatbot.message_shape import questions_asked, strip_courtesy
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, asks_about_the_topic, in_scope_bar
 from engine.sampling import SamplingParams
@@ -181,12 +181,17 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset()) -> l
     `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
     hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
     An answer keeps to one category unless another section matches about as well or answers a question of
-    its own."""
+    its own, and to the product's warranty a question asks for, where one does ("How long is the TV warranty and
+    what does it cover?" is not about furniture)."""
     if not hits:
         return []
     best = hits[0]
     chosen = [h for h in hits if h.section.id in asked or h.score >= best.score * (
         SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)]
+    asked_products = [h for h in chosen if h.section.id in PRODUCT_SECTIONS and h.section.id in asked]
+    if len(asked_products) == 1:  # another product's warranty stays only where it scores as well (an overview)
+        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
+                  or h.score >= asked_products[0].score]
     required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]
     rest = [h for h in chosen if h.section.id not in asked][:MAX_POINTS - len(required)]
     return [h for h in chosen if h in required or h in rest]

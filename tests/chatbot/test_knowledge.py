@@ -202,6 +202,18 @@ def test_shipping_abroad_and_dispatch_phrasings_find_their_section(kb, question,
     assert kb.search(question, lang=lang, k=1)[0].section.id == section_id
 
 
+@pytest.mark.parametrize("question, lang, section_id", [
+    ("do they need the box?", "en", "returns.condition"),  # express shipping ("PO boxes")
+    ("Can I get the difference?", "en", "payment.price-adjustment"),  # the exchanges
+    ("多久能退款？", "zh", "refunds.timing"),  # the return window ("多久能退")
+    ("can i exchange for a cheaper item and get the difference back", "en", "returns.exchanges")])
+def test_the_questions_of_multi_point_messages_find_their_section(kb, question, lang, section_id):
+    """One question each of the thirty-fifth sweep's messages (2026-12-02): "How long do I have to return shoes
+    and do they need the box?", "I used a promo code but the price dropped after. Can I get the difference?",
+    "取消订单要手续费吗？多久能退款？"."""
+    assert kb.search(question, lang=lang, k=1)[0].section.id == section_id
+
+
 def test_tokenize():
     assert tokenize("Returns returned RETURNING") == ["return"] * 3
     assert tokenize("the shipping charges") == tokenize("shipped charge")
