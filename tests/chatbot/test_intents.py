@@ -131,7 +131,8 @@ def test_a_product_within_a_month_keeps_the_early_defect_section(kb, question):
 @pytest.mark.parametrize("question, section_id", [
     ("It arrived broken", "shipping.lost-damaged"), ("I'm broke", None), ("我心情坏了", None),
     ("The TV I received has a cracked screen. It came like that out of the box.", "shipping.lost-damaged"),
-    ("收到的电视屏幕裂了，开箱就是这样。", "shipping.lost-damaged")])
+    ("收到的电视屏幕裂了，开箱就是这样。", "shipping.lost-damaged"),
+    ("The chair came with a broken leg", "shipping.lost-damaged"), ("My sofa arrived torn", "shipping.lost-damaged")])
 def test_damage_in_transit_and_other_senses_are_no_defect(kb, question, section_id):
     route = RuleRouter(kb).route(question)
     assert route.reason != "defect"
