@@ -44,7 +44,7 @@ _TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|
 _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
-    r"\b(not|stopped) (working|charging)\b|\bdied\b|"
+    r"\b(not|stopped) (working|charging)\b|\bdied\b|\bflicker|"
     r"\b(doesn'?t|does not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
     r"(work|turn on|switch on|power on|start|charge|hold a charge)\b"
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电", re.I | re.A)
