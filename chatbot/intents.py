@@ -47,7 +47,7 @@ _DEFECT = re.compile(
     r"\b(not|stopped) (working|charging)\b|\bdied\b|\bflicker|"
     r"\b(doesn'?t|does not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
     r"(work|turn on|switch on|power on|start|charge|hold a charge)\b"
-    r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电", re.I | re.A)
+    r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电|闪屏|屏幕.{0,3}闪|灯.{0,2}闪", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),

@@ -92,7 +92,8 @@ def test_a_question_that_asks_something_is_no_overview(kb, question):
     ("椅子腿断了", "warranty.furniture"), ("东西不好用", None), ("耳机充不了电了", "warranty.electronics"),  # the warranty alone
     ("Hi, I bought a sofa 3 weeks ago and one of the legs broke. What can I do?", "warranty.furniture"),
     ("What happens if my item breaks?", None),  # refused
-    ("My TV screen flickers", "warranty.electronics"), ("The lamp keeps flickering", None)])  # refused (2026-12-02)
+    ("My TV screen flickers", "warranty.electronics"), ("The lamp keeps flickering", None),  # refused (2026-12-02)
+    ("电视屏幕一直闪", "warranty.electronics"), ("台灯一直闪怎么办", None)])
 def test_a_broken_product_gets_the_defect_and_warranty_sections(kb, question, product):
     """All were refused but "电视坏了" and "The chair leg broke" (answered with the product's warranty alone); the
     sofa's story found the protection plan first ("bought"), which kept the defect from counting."""
