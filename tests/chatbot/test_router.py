@@ -387,6 +387,12 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     # A question of its own keeps its own section.
     ("Do you ship to Canada?", "Can I pay with PayPal?", "payment.methods"),
     ("电子产品保修多久？", "那家具呢？", "warranty.furniture"),
+    # The thirty-seventh sweep (2026-12-02): the return process (its "prepaid return label"), and the payment
+    # methods or the bank's processing time.
+    ("How do I return an item?", "and the label costs how much?", "returns.shipping-fees"),
+    ("退货怎么退？", "标签多少钱？", "returns.shipping-fees"),
+    ("When will I get my refund?", "I paid with Apple Pay", "refunds.method"),
+    ("退款多久到？", "我用的PayPal", "refunds.method"),
     ("能寄到加拿大吗？", "大概需要等几天？", "shipping.international"),  # 13 index terms, 7 words: standard shipping
     # The follow-up's own words rank the previous topic's sections: the two together found the process first,
     # and "Who pays for it?" was refused (its words were not on the process; "pay" and "free" now ask about it).
