@@ -105,7 +105,7 @@ _REFUSAL_RULES = {
         r"\b(ignore|disregard|forget)\s+(everything|all|anything)?\s*(the\s+|that\s+)?(above|before|"
         r"you\s+(were|have\s+been)\s+told)\b|\byou\s+are\s+no\s+longer\b|\bact\s+as\s+(my|if\s+you|though\s+you)\b",
         r"\b(enter|switch\s+to|enable|activate)\s+(debug|developer|admin|god|maintenance|test)\s+mode\b",
-        r"\b(i'?m|i\s+am)\s+(the|your)\s+(developer|admin|administrator|system\s+administrator)\b",
+        r"\b(i'?m|i\s+am)\s+(the|your)\s+(developer|admin|administrator|system\s+administrator|ceo|founder|president)\b",
         r"\bas\s+(an?\s+|the\s+|your\s+)?(admin|administrator|developer),?\s+i\b|\bi\s+authori[sz]e\s+you\s+to\b",
         r"\b(i'?m|i\s+am)\s+((an?\s+)?northwind|one\s+of\s+your|your)\s+(employee|staff|agent|engineer|developer|manager)s?\b|"
         r"\b(i'?m|i\s+am)\s+(from|with)\s+(the\s+)?(fbi|police|irs|government|northwind)\b|"
@@ -113,7 +113,7 @@ _REFUSAL_RULES = {
         r"\byou\s+are\s+(a|an)\s+[\w -]{0,30}(assistant|ai|bot|chatbot|model)\s+(that|who|which)\b",
         r"(忽略|无视|忘记|忘掉|不要理会)掉?你?(之前|以上|前面|上面|先前|所有)?的?(所有)?(指令|指示|提示|规则|设定|要求|内容)",
         r"你(现在)?(不再是|已经不是|现在不是)|^\s*(系统|助手|管理员)\s*[:：]|(我是|作为)(你的)?(开发者|开发人员|管理员)|"
-        r"(进入|开启|切换到)(调试|开发者|管理员|测试)模式|我授权你|我是(你们|northwind)的?(员工|工作人员|客服|经理|开发)|"
+        r"(进入|开启|切换到)(调试|开发者|管理员|测试)模式|我授权你|我是(你们|northwind)的?(员工|工作人员|客服|经理|开发|老板|总裁|总经理|创始人)|"
         r"管理员(的)?(密码|账号|账户|权限)|后台(密码|账号)",
         r"从现在(开始|起)，?你|(开发者|越狱|无限制)模式|越狱|扮演|假装你是|(没有|不受)任何限制的(AI|助手|机器人|模型)",
     ),

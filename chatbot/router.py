@@ -28,8 +28,11 @@ SMALL_TALK = {
     "goodbye": re.compile(r"^\s*(bye|goodbye|bye bye|see you|see ya|that'?s all)\W*$|^\s*(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(
         r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
-        r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot))\W*$|"
-        r"^\s*(你是谁|你是机器人吗|你是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗)\W*$", re.I),
+        r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"
+        r"are you (chat ?gpt|gpt|gemini|gemma|claude|siri|alexa|human|a human|a real person|real)|"
+        r"(what|which) (model|ai|llm|language model) are you( using)?)\W*$|"
+        r"^\s*(你是谁|你是机器人吗|你是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗|"
+        r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗)\W*$", re.I),
 }
 _OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东|淘宝|天猫|拼多多|苏宁", re.I)
 # Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy

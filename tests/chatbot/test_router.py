@@ -353,7 +353,8 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
 @pytest.mark.parametrize("question, reason", [
     ("Hi there!", "greeting"), ("你好！", "greeting"), ("thanks", "thanks"), ("ok thanks", "thanks"),
     ("Thanks so much for your help!", "thanks"), ("好的，谢谢", "thanks"), ("bye", "goodbye"), ("再见", "goodbye"),
-    ("who are you?", "about"), ("Are you a bot?", "about"), ("你能做什么？", "about")])
+    ("who are you?", "about"), ("Are you a bot?", "about"), ("你能做什么？", "about"),
+    ("Are you ChatGPT?", "about"), ("What model are you?", "about"), ("你是什么模型？", "about")])  # refused
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
