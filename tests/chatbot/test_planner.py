@@ -78,6 +78,14 @@ def _points_against_expected(kb, eval_questions):
         for q in eval_questions if q["kind"] == "multi"])
 
 
+@pytest.mark.parametrize("question", [
+    "I ordered a sofa yesterday and need to change the address",
+    "My order shipped to the wrong address. Can I change it, and what if it's already delivered?"])
+def test_changing_an_address_is_not_adding_items(kb, question):
+    """"change order" was a keyword of adding items ("Items cannot be added to an order…"), a point of both."""
+    assert "orders.adding-items" not in [h.section.id for h in _planner_points(kb, question)]
+
+
 @pytest.mark.parametrize("question, products", [
     ("How long is the TV warranty and what does it cover?", ["warranty.electronics"]),  # and the furniture's
     ("Is there a physical store? How long is the warranty on a TV?", ["warranty.electronics"]),

@@ -316,7 +316,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "I was charged $200 but my order was $150",  # the charge timing
     "Do you ship to APO addresses?", "Is there a warranty if I buy a floor model?",  # the address change; the
     # protection plan
-    "Can someone else return an item for me?"])  # the privacy section ("someone else")
+    "Can someone else return an item for me?",  # the privacy section ("someone else")
+    "Can I change my username?"])
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
