@@ -16,8 +16,8 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
-from chatbot.message_shape import questions_asked
 from chatbot.knowledge import KnowledgeBase, ScoredSection, split_sentences, word_terms
+from chatbot.message_shape import questions_asked
 
 PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
 PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it

@@ -78,6 +78,8 @@ FOLLOW_UP_OWN_SHARE = 0.4
 _HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait; 多久 长时间 等 要 需 几天 大概 能到"))
 _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, free, fee, charge; 少 钱 最低 高 费用 付 免费 收费"))
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
+
+
 def _all_words_in(message: str, words: frozenset[str]) -> bool:
     return set(word_terms(to_simplified(message))) <= words
 
