@@ -89,7 +89,7 @@ _ESCALATION_RULES = {
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"\bcomplain(t|ts|ing)?\b|\bcompensat(e|ion)\b",
         r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back)\b",
-        r"转人工|人工客服|人工服务|真人|投诉|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管)",
+        r"转人工|人工客服|人工服务|(找|要|叫|接)人工|真人|投诉|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管)",
     ),
 }
 

@@ -63,7 +63,7 @@ ESCALATIONS = [
     ("Can I speak to a human?", "human"),
     ("I want to talk to a real person", "human"),
     ("Let me chat with a manager", "human"),
-    ("转人工", "human"),
+    ("转人工", "human"), ("我要找人工", "human"),  # refused (2026-12-02)
     ("我要人工客服", "human"),
     ("I want to file a complaint about my delivery", "human"),
     ("我想投诉", "human"),

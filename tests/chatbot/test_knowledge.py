@@ -206,7 +206,11 @@ def test_shipping_abroad_and_dispatch_phrasings_find_their_section(kb, question,
     ("do they need the box?", "en", "returns.condition"),  # express shipping ("PO boxes")
     ("Can I get the difference?", "en", "payment.price-adjustment"),  # the exchanges
     ("多久能退款？", "zh", "refunds.timing"),  # the return window ("多久能退")
-    ("can i exchange for a cheaper item and get the difference back", "en", "returns.exchanges")])
+    ("can i exchange for a cheaper item and get the difference back", "en", "returns.exchanges"),
+    # The fortieth sweep's colloquial Chinese: cancellation, the shipping charges' refund, refused, the
+    # non-returnable items.
+    ("东西不想要了咋退", "zh", "returns.process"), ("退货的话邮费我出还是你们出", "zh", "returns.shipping-fees"),
+    ("我买的裤子小了能换大一码不", "zh", "returns.exchanges"), ("衣服洗过一次还能退不", "zh", "returns.condition")])
 def test_the_questions_of_multi_point_messages_find_their_section(kb, question, lang, section_id):
     """One question each of the thirty-fifth sweep's messages (2026-12-02): "How long do I have to return shoes
     and do they need the box?", "I used a promo code but the price dropped after. Can I get the difference?",
