@@ -44,7 +44,7 @@ _TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|
 _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
-    r"\b(not|stopped) (working|charging)\b|\bdied\b|\bflicker|\bbuzz|\bno sound\b|\bdead pixels?\b|\bwobbl|"
+    r"\b(not|stopped) (working|charging)\b|\bdied\b|\bflicker|\bbuzz|\bbusted\b|\bno sound\b|\bdead pixels?\b|\bwobbl|"
     r"\bpeeling\b|\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|\bkeeps (crashing|freezing)\b|"
     r"\bbattery drains\b|\b(doesn'?t|does not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
     r"(work|turn on|switch on|power on|start|charge|hold a charge|boot|connect|pair)\b"
