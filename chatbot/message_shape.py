@@ -24,7 +24,8 @@ _OPEN_QUESTION = re.compile(
     r"what now|what happened|why|how come|help( me)?|any ideas)\W*$|"
     r"^\W*(那|那么|请问)?(我)?(该)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事)(呢|啊|呀)?\W*$", re.I)
 _JOINED_QUESTION = re.compile(
-    r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|can|could|do|does|is|are|will|would|should)\b)"
+    r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|can|could|do|does|is|are|will|would|should|"
+    r"(?:i\s+)?(?:want|need|would\s+like)\s+to\s+know|get)\b)"
     r"|还有|另外", re.I)
 _JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时|分别|各自", re.I)
 

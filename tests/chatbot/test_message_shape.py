@@ -42,6 +42,10 @@ def test_asking_clauses_and_questions():
         " can I return it for free,", "how long will the refund take?"]
     assert questions_asked("问题：退货要多久？运费谁出？") == ["退货要多久？", "运费谁出？"]
     assert asking_clauses("Do you ship before 8:00 pm?") == ["Do you ship before 8:00 pm?"]
+    # "and get" starts a second request ("Can I cancel my order and get a refund to my gift card?" lost the
+    # cancellation among its points, 2026-12-02).
+    assert questions_asked("Can I cancel my order and get a refund to my gift card?") == [
+        "Can I cancel my order", "get a refund to my gift card?"]
 
 
 def test_courtesy_that_opens_a_message_is_set_aside():
