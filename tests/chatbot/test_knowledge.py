@@ -229,7 +229,11 @@ def test_colloquial_chinese_finds_its_section(kb, question, section_id):
     ("can i get my $$ back", "refunds.timing"), ("thing came busted", "shipping.lost-damaged"),
     ("refund status?", "refunds.timing"), ("card got charged 2x wtf", "payment.double-charge"),
     ("cant login help", "account.password-reset"), ("forgot pw", "account.password-reset"),
-    ("warranty on tvs?", "warranty.electronics"), ("when does my stuff ship", "shipping.dispatch")])
+    ("warranty on tvs?", "warranty.electronics"), ("when does my stuff ship", "shipping.dispatch"),
+    # The forty-third (payment and accounts): refused, refused, the dispatch times, refused.
+    ("Do you take Discover?", "payment.methods"),
+    ("Will you keep my data after I delete my account?", "account.deletion"),
+    ("为什么还没发货就扣款了？", "payment.charge-timing"), ("注销后我的数据会保留吗？", "account.deletion")])
 def test_terse_english_finds_its_section(kb, question, section_id):
     """The forty-first sweep (2026-12-02): eight were refused, "refund status?" got tracking and "charged 2x" the
     charge timing."""
