@@ -88,8 +88,10 @@ _ESCALATION_RULES = {
         r"\b(transfer|connect|put)\s+me\s+(through\s+)?(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"\bcomplain(t|ts|ing)?\b|\bcompensat(e|ion)\b",
-        r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back)\b",
-        r"转人工|人工客服|人工服务|(找|要|叫|接)人工|真人|投诉|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管)",
+        r"\b(can|could|would|will)\s+(you|someone|somebody|anyone)\s+(please\s+)?(call|phone|ring)\s+me\b|"
+        r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
+        r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back|picks\s+up|picked\s+up)\b",
+        r"转人工|人工客服|人工服务|(给|跟)我(打|回)个?电话|打电话给我|回个?电话|(找|要|叫|接)人工|真人|投诉|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管|接)",
     ),
 }
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from chatbot.guard import mask_pii
+
 GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨)( there| all)?\W*$", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]")
 _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics
@@ -40,6 +42,15 @@ _COURTESY = re.compile(
     r"(?![a-z0-9'])( there)?[\s\W_]*", re.I)
 
 
+# Contact details a customer gives ("my email is jo@example.com", "call me at 555-123-4567", "我的手机号是13800138000")
+# say how to reach them, not what they ask: "email" would otherwise find the email change. `guard.mask_pii` finds
+# them; a card number goes too.
+_CONTACT_DETAILS = re.compile(
+    r"(?:\s*(?:,|，|;|；|and)\s*)?(?:\b(?:my|our)\s+(?:e-?mail(?:\s+address)?|(?:phone|mobile|cell)(?:\s+number)?|"
+    r"number)\s*(?:is|:)?\s*|\b(?:e-?mail|call|text|reach|contact)\s+me\s+(?:at|on)\s+|"
+    r"我的(?:邮箱|电子邮件|邮件地址|手机号?码?|电话(?:号码)?)(?:是|：|:)?\s*)?\[(?:email|phone|card)\]", re.I)
+
+
 def strip_courtesy(message: str) -> str:
     """``message`` without the courtesy that opens it ("Hi! Quick question: how long do returns take?" asks "how
     long do returns take?"); all of it when it is nothing but courtesy ("thanks")."""
@@ -47,6 +58,12 @@ def strip_courtesy(message: str) -> str:
     while (match := _COURTESY.match(rest)) and match.end():
         rest = rest[match.end():]
     return rest if len(rest.strip()) > 1 else message  # "还有吗" is not "吗"
+
+
+def plain_message(message: str) -> str:
+    """``message`` as the router reads it: without its opening courtesy (`strip_courtesy`) and without the contact
+    details it gives ("Hi, my email is jo@example.com, how long do refunds take?" asks about refunds)."""
+    return strip_courtesy(_CONTACT_DETAILS.sub("", mask_pii(message)).strip(" ,，;；")) or message
 
 
 def asking_clauses(message: str) -> list[str]:

@@ -19,7 +19,7 @@ from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, split_sentences, tokenize
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.intents import PRODUCT_SECTIONS, overview_categories
-from chatbot.message_shape import questions_asked, strip_courtesy
+from chatbot.message_shape import plain_message, questions_asked
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, asks_about_the_topic, in_scope_bar
 from engine.sampling import SamplingParams
 
@@ -159,7 +159,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     take?": the refund timing, a little over the bank's time). A question for a category's overview ("how does
     the refund work?", "退货政策是什么？") asks for the category's lead section; one that asks about a topic another
     names ("多少钱？") for none."""
-    questions = questions_asked(strip_courtesy(message))
+    questions = questions_asked(plain_message(message))
     if not 2 <= len(questions) <= MAX_POINTS:
         return set()
     asked = set()

@@ -14,7 +14,7 @@ from chatbot.durations import durations
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
-from chatbot.message_shape import GREETING, asked_part, asking_clauses, shape_mode, strip_courtesy
+from chatbot.message_shape import GREETING, asked_part, asking_clauses, plain_message, shape_mode
 from chatbot.spelling import correct_typos
 
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
@@ -143,8 +143,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     asks ("Will someone need to sign for the package?" is about a signature, an uncovered topic, not about
     signing in; "What is your email address?" asks for the agents, not for changing an account's email)."""
     lang = lang or detect_lang(question)
-    question = strip_courtesy(correct_typos(question, kb.words(lang)))
-    query = strip_courtesy(correct_typos(query, kb.words(lang))) if query else None
+    question = plain_message(correct_typos(question, kb.words(lang)))
+    query = plain_message(correct_typos(query, kb.words(lang))) if query else None
     message = query or question
     searched = follow_up_hits(kb, message, previous, lang, k)
     query = message if searched is None else f"{previous}\n{message}"
@@ -191,7 +191,7 @@ class RuleRouter:
             return Route("refuse", "catalog", lang, hits)
         if intent in SEVERAL_POINTS:
             return Route("sot", intent, lang, hits)
-        asked = strip_courtesy(question)
+        asked = plain_message(question)
         shape = shape_mode(asked)
         if hits and hits[0].section.id == OUT_OF_SCOPE_SECTION and shape == "sot" and (
                 covered := self._covered_clauses(asked, lang)):

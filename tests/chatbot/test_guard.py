@@ -65,6 +65,10 @@ ESCALATIONS = [
     ("Let me chat with a manager", "human"),
     ("转人工", "human"), ("我要找人工", "human"),  # refused (2026-12-02)
     ("我要人工客服", "human"),
+    # A callback asked for, or a call nobody answered, needs a human (both were answered from the KB, 2026-12-02).
+    ("Can you call me about my refund?", "human"), ("Please call me back, my order never arrived", "human"),
+    ("能给我打个电话吗？我的退款还没到", "human"), ("I called 1-800-555-0199 and nobody picked up", "human"),
+    ("打了电话没人接", "human"),
     ("I want to file a complaint about my delivery", "human"),
     ("我想投诉", "human"),
     ("This is ridiculous, nobody answers my emails.", "human"), ("我要找经理", "human"), ("没人回复我的邮件", "human"),

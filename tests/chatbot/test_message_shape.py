@@ -1,7 +1,8 @@
 """How a message asks (`chatbot.message_shape`): its asking clauses, its separate questions, its shape."""
 from __future__ import annotations
 
-from chatbot.message_shape import asked_part, asking_clauses, questions_asked, shape_mode, strip_courtesy
+from chatbot.message_shape import (asked_part, asking_clauses, plain_message, questions_asked, shape_mode,
+                                   strip_courtesy)
 
 
 def test_shape_mode():
@@ -58,3 +59,16 @@ def test_courtesy_that_opens_a_message_is_set_aside():
     # Nothing but courtesy stays whole (small talk answers it), and a word that merely starts alike stays.
     for whole in ("thanks", "Hi there!", "Okay", "还有吗", "Sofa returns?", "hippo", "welcome"):
         assert strip_courtesy(whole) == whole
+
+
+def test_contact_details_a_customer_gives_are_set_aside():
+    # "Hi, my email is sam.lee@gmail.com, how long do refunds take?" was answered with the email change (2026-12-02).
+    assert plain_message("Hi, my email is sam.lee@gmail.com, how long do refunds take?") == "how long do refunds take?"
+    assert plain_message("Can I return a lamp? My card is 4111 1111 1111 1111 and my e-mail is jo@example.com") == (
+        "Can I return a lamp? My card is")  # a card number goes too
+    assert plain_message("我的手机号是13800138000，订单什么时候发货？") == "订单什么时候发货？"
+    assert plain_message("Order 55512 arrived damaged, email me at a@b.co") == "Order 55512 arrived damaged"
+    # A message about changing the address keeps its words; only the addresses go.
+    assert plain_message("How do I change my email from a@b.com to c@d.com?") == "How do I change my email from  to ?"
+    assert shape_mode(plain_message("Can I return a lamp? My card is 4111 1111 1111 1111 and my e-mail is "
+                                    "jo@example.com")) == "direct"  # the joining "and" went with the address

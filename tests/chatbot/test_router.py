@@ -232,6 +232,17 @@ def test_short_policy_questions_are_answered_not_refused(kb, question, section_i
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
 
 
+
+@pytest.mark.parametrize("question,section_id", [
+    ("Hi, my email is sam.lee@gmail.com, how long do refunds take?", "refunds.timing"),
+    ("Can I return a lamp? My email is jo@example.com", "returns.time-limit"),
+    ("我的邮箱是 wang@163.com，退货要多久退款？", "refunds.timing"),
+    ("I want to cancel order #48213, my email is kim@yahoo.com", "orders.cancellation")])
+def test_contact_details_given_are_no_question(kb, question, section_id):
+    """An e-mail address given to be reached at found the email change first (2026-12-02)."""
+    route = RuleRouter(kb).route(question)
+    assert route.mode == "direct" and route.hits[0].section.id == section_id
+
 def test_courtesy_makes_no_second_question(kb):
     """Two question marks, or "and" after thanks, made these SoT with sections of other questions."""
     for message in ("Hello?? Anyone there? I need to cancel my order!!!", "有人吗？？我要取消订单！！！",
