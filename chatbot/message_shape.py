@@ -63,7 +63,7 @@ def strip_courtesy(message: str) -> str:
 def plain_message(message: str) -> str:
     """``message`` as the router reads it: without its opening courtesy (`strip_courtesy`) and without the contact
     details it gives ("Hi, my email is jo@example.com, how long do refunds take?" asks about refunds)."""
-    return strip_courtesy(_CONTACT_DETAILS.sub("", mask_pii(message)).strip(" ,，;；")) or message
+    return strip_courtesy(_CONTACT_DETAILS.sub("", mask_pii(message)).strip(" ,，;；"))
 
 
 def asking_clauses(message: str) -> list[str]:

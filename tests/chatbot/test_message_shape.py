@@ -70,5 +70,6 @@ def test_contact_details_a_customer_gives_are_set_aside():
     assert plain_message("Order 55512 arrived damaged, email me at a@b.co") == "Order 55512 arrived damaged"
     # A message about changing the address keeps its words; only the addresses go.
     assert plain_message("How do I change my email from a@b.com to c@d.com?") == "How do I change my email from  to ?"
+    assert plain_message("my email is jo@example.com") == plain_message("我的手机号是13800138000") == ""  # asks nothing
     assert shape_mode(plain_message("Can I return a lamp? My card is 4111 1111 1111 1111 and my e-mail is "
                                     "jo@example.com")) == "direct"  # the joining "and" went with the address

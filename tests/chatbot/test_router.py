@@ -222,6 +222,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # An item sent twice is a wrong item, whose return is free (the promo codes).
     ("I received two of the same item but only ordered one", "returns.shipping-fees"),
     ("你们多发了一个，我只买了一个", "returns.shipping-fees"),
+    ("可以用银联卡吗", "payment.methods"), ("Can I keep using my PayPal?", "payment.methods"),  # refused (both)
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -242,6 +243,14 @@ def test_contact_details_given_are_no_question(kb, question, section_id):
     """An e-mail address given to be reached at found the email change first (2026-12-02)."""
     route = RuleRouter(kb).route(question)
     assert route.mode == "direct" and route.hits[0].section.id == section_id
+
+
+def test_contact_details_alone_ask_nothing(kb):
+    """They are refused (the reply says what the assistant answers and how to reach an agent), also after a question:
+    "my email is jo@example.com" got the email change."""
+    for message in ("my email is jo@example.com", "我的邮箱是 wang@163.com", "555-123-4567"):
+        assert RuleRouter(kb).route(message).mode == "refuse", message
+    assert RuleRouter(kb).route("my email is jo@example.com", previous="Can I return a lamp?").mode == "refuse"
 
 def test_courtesy_makes_no_second_question(kb):
     """Two question marks, or "and" after thanks, made these SoT with sections of other questions."""
