@@ -51,6 +51,10 @@ _DEFECT = re.compile(
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电"
     r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
+# A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit;
+# not one that broke a while after ("收到一周后坏了"). English arrivals ("arrived with a broken leg") are keywords.
+_ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)")
+TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
     ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A), "returns.time-limit"),
@@ -130,10 +134,22 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     answers better (the non-returnable items for "Can I return a gift card?", the shipping charges for
     "运费能退吗？", the parcels damaged in transit for "It arrived broken"). Another category's section joins
     the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
-    ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in."""
+    ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in. A product broken when
+    it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score."""
     text = to_simplified(question)
     if _past_the_return_window(text):  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
+    hits, intent = _intent_first(kb, text, lang, hits, bar)
+    if hits and _ARRIVED_BROKEN.search(text) and not _past_the_return_window(text):  # the damaged parcels join
+        damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)
+        hits = [hits[0], damaged][:2 - (hits[0].section.id == TRANSIT_DAMAGE_SECTION)] + [
+            h for h in hits[1:] if h.section.id != TRANSIT_DAMAGE_SECTION]
+    return hits, intent
+
+
+def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
+                  bar: float) -> tuple[list[ScoredSection], str | None]:
+    """``hits`` with the intent's sections first, and the intent, as `intent_hits` describes; or ``hits`` and None."""
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION))
     intent, sections = _intent_sections(kb, text, lang, hits, bar)

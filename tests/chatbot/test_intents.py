@@ -132,6 +132,31 @@ def test_no_hit_brings_the_early_defects_back_past_the_return_window(kb, questio
     assert "warranty.early-defects" not in [h.section.id for h in RuleRouter(kb).route(question).hits]
 
 
+@pytest.mark.parametrize("question", ["我的椅子收到两个月了，现在腿断了"])  # the return fees ("收到两个": two sent)
+def test_a_product_received_months_ago_is_a_defect_past_the_window(kb, question):
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("sot", "defect") and route.hits[0].section.id == "warranty.furniture"
+
+
+@pytest.mark.parametrize("question", [
+    "您好，我上周买的沙发今天到了，但是一条腿断了。我想换一个新的，不想退款。请问怎么处理？",  # the early defects only
+    "台灯到了可是灯罩裂了，怎么办？"])  # the defect's sections only
+def test_a_product_broken_when_it_came_gets_the_damaged_parcels_too(kb, question):
+    route = RuleRouter(kb).route(question)
+    assert route.mode == "sot" and "shipping.lost-damaged" in [h.section.id for h in select_points(route.hits)]
+
+
+def test_a_product_broken_a_while_after_it_came_is_no_damage_in_transit(kb):
+    """"收到一周后就坏了" broke a week after it came: the damaged parcels do not join on the rule's account."""
+    from chatbot.intents import intent_hits
+    from chatbot.knowledge import ScoredSection
+
+    hits = [ScoredSection(kb.get("warranty.early-defects", "zh"), 20.0)]
+    assert intent_hits(kb, "收到一周后就坏了", "zh", hits, 12.0)[0] == hits
+    assert [h.section.id for h in intent_hits(kb, "收到时就坏了", "zh", hits, 12.0)[0]] == [
+        "warranty.early-defects", "shipping.lost-damaged"]
+
+
 @pytest.mark.parametrize("question", ["It broke after a week", "用了一个月就坏了", "半个月就坏了"])
 def test_a_product_within_a_month_keeps_the_early_defect_section(kb, question):
     assert RuleRouter(kb).route(question).hits[0].section.id == "warranty.early-defects"
@@ -140,7 +165,7 @@ def test_a_product_within_a_month_keeps_the_early_defect_section(kb, question):
 @pytest.mark.parametrize("question, section_id", [
     ("It arrived broken", "shipping.lost-damaged"), ("I'm broke", None), ("我心情坏了", None),
     ("The TV I received has a cracked screen. It came like that out of the box.", "shipping.lost-damaged"),
-    ("收到的电视屏幕裂了，开箱就是这样。", "shipping.lost-damaged"),
+    ("收到的电视屏幕裂了，开箱就是这样。", "shipping.lost-damaged"), ("椅子收到的时候就断了一条腿", "shipping.lost-damaged"),  # the refund timing
     ("The chair came with a broken leg", "shipping.lost-damaged"), ("My sofa arrived torn", "shipping.lost-damaged")])
 def test_damage_in_transit_and_other_senses_are_no_defect(kb, question, section_id):
     route = RuleRouter(kb).route(question)
