@@ -223,6 +223,14 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("I received two of the same item but only ordered one", "returns.shipping-fees"),
     ("你们多发了一个，我只买了一个", "returns.shipping-fees"),
     ("可以用银联卡吗", "payment.methods"), ("Can I keep using my PayPal?", "payment.methods"),  # refused (both)
+    # An order in processing has not shipped yet (the bank's processing time, the charge timing, refused).
+    ("My order says processing for 3 days now, is that normal?", "shipping.dispatch"),
+    ("why is my order still processing", "shipping.dispatch"), ("订单一直显示处理中，正常吗？", "shipping.dispatch"),
+    ("退款显示处理中是什么意思？", "refunds.timing"),  # a refund in processing stays the refund's
+    ("Has my order shipped yet?", "shipping.tracking"), ("has it shipped", "shipping.tracking"),  # after shipment;
+    # refused
+    ("If I order two things separately, do I pay shipping twice?", "shipping.standard"),  # the double charge
+    ("The box arrived open and some things were missing", "shipping.lost-damaged"),  # the restocking fee
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -322,6 +330,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "我没收到确认邮件", "How do I update my credit card?", "How do I update my phone number?", "怎么修改手机号？",
     "Do you have a store near me?", "How do I log out?", "怎么退出登录？",  # store credit; the lockout (both)
     "Can you help me write an email to my boss?",  # the email change
+    "Can you hold my order until I get back from vacation?", "Can I add a gift message to my order?",  # the double
+    # charge ("hold"), the added items
     "Is my credit card info stored?", "Do you sell my data?",  # the refund method; a catalogue question
     "my gift card isnt working", "礼品卡用不了",  # the refund method
     "You charged me the wrong amount", "你们多收了我的钱",  # the shipping charges' refund; under the bar
