@@ -28,6 +28,14 @@ def test_money_s_and_account_s_zhang_reads_as_the_knowledge_base_writes_it():
     assert not is_traditional("我的帐号被锁了")  # a simplified message that writes 帐号 stays simplified
 
 
+def test_taiwan_s_words_read_as_the_knowledge_base_s():
+    """"延長保固多少錢？可以之後再買嗎？" was refused as a catalogue question (保固 is Taiwan's warranty), and
+    "要多久內回報？" (report) got the refund timing."""
+    assert to_simplified("延長保固多少錢？") == "延长保修多少钱？"
+    assert to_simplified("退費要多久？刷退會退到哪？鑑賞期幾天？") == "退款要多久？退款会退到哪？退货期限几天？"
+    assert to_simplified("包裹遺失了要多久內回報？宅配幾天到？") == "包裹遗失了要多久内报告？配送几天到？"
+
+
 def test_planner_events_are_shown_in_traditional():
     outline = OutlineReady("sot", "returns", ["退货时限", "退货运费"], ["returns.time-limit", "returns.shipping-fees"],
                            "zh")

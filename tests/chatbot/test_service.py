@@ -129,6 +129,10 @@ def test_lookup_policy_puts_an_intent_s_sections_first(service):
     assert service.lookup_policy("international delivery time", limit=1)[0].id == "shipping.international"
     # 2026-12-02: 80 agents' keyword lookups (English and Chinese) find their sections; this one found the window.
     assert service.lookup_policy("holiday return window", limit=1)[0].id == "returns.holiday-season"
+    # A forty-eighth sweep (58 lookups): these found the electronics' term, the refund timing, the return window.
+    for query, section_id in (("warranty exclusions", "warranty.coverage"), ("保修处理时间", "warranty.claims"),
+                              ("节假日退货截止", "returns.holiday-season")):
+        assert service.lookup_policy(query, limit=1)[0].id == section_id, query
 
 
 def test_roles_and_metrics(service):
