@@ -192,6 +192,8 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset()) -> l
     if len(asked_products) == 1:  # another product's warranty stays only where it scores as well (an overview)
         chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
                   or h.score >= asked_products[0].score]
+    if best.section.category != "warranty":  # a product's name finds its warranty: not asked in another category
+        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked]
     required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]
     rest = [h for h in chosen if h.section.id not in asked][:MAX_POINTS - len(required)]
     return [h for h in chosen if h in required or h in rest]

@@ -233,6 +233,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("The box arrived open and some things were missing", "shipping.lost-damaged"),  # the restocking fee
     ("What does the warranty exclude?", "warranty.coverage"), ("维修要多久？", "warranty.claims"),  # refused (both)
     ("延保可以以后再买吗？", "warranty.protection-plan"),  # the extended warranty bought later
+    # A used item or one without an accessory is the return condition (the return window, all five).
+    ("Can I return a mattress after sleeping on it?", "returns.condition"), ("床垫睡过了能退吗？", "returns.condition"),
+    ("Can I return a TV without the remote?", "returns.condition"), ("电视遥控器丢了还能退吗？", "returns.condition"),
+    ("鞋子穿出去一次还能退吗？", "returns.condition"),
     ("节假日买的东西退货期限是多久？", "returns.holiday-season"), ("节假日发货吗？", "shipping.dispatch"),  # the window;
     # the holiday season
 ])
