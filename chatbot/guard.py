@@ -48,14 +48,19 @@ def _rules(*patterns: str) -> re.Pattern:
 
 _ESCALATION_RULES = {
     "safety": _rules(
-        r"\b(caught|catch(es|ing)?|on)\s+fire\b|\bfire\b|\bflames?\b",
+        # a Fire TV stick or tablet is a product; "it's fire" praise
+        r"\b(caught|catch(es|ing)?|on)\s+fire\b|(?<!\bis )(?<!\bso )(?<!\bare )(?<!'s )\bfire\b"
+        r"(?!\s*(tv|stick|tablet|hd|os|kids)\b)|\bflames?\b",
+        r"\bsmell(s|ed|ing)?\s+(of\s+|like\s+)?burn(ing|t)\b|\bburning\s+smell\b",
         r"\bsmok(e|es|ing|ed|y)\b(?!\s+(detector|alarm)s?)",
         r"\bspark(s|ing|ed)?\b|\bexplo(ded|sion|de|ding)\b|\bmelt(ed|ing)\b|\boverheat\w*",
-        r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*",
+        r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*|"
+        r"\b(got|get|gets|getting|gave\s+(me|him|her))\s+a\s+shock\b",
+        r"\bcut\s+(my|his|her|their|our)\s+(hand|finger|foot|feet|leg|arm|face|head)s?\b",
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t)\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
-        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
+        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|割伤|割破|夹伤|(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
     ),
     "fraud": _rules(
         r"\bfraud\w*|\bscam\w*|\bphishing\b|\bidentity\s+theft\b",
@@ -69,7 +74,7 @@ _ESCALATION_RULES = {
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
         r"\bi\s+(never|didn'?t|did\s+not)\s+(make|place|authori[sz]e|order)\s+(this|that|these|those|the|any)\s+"
         r"(purchase|order|charge|payment|transaction)s?\b",
-        r"诈骗|欺诈|盗刷|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
+        r"诈骗|欺诈|盗刷|盗用我的|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
     ),
     "legal": _rules(
         r"\b(lawyer|attorney|solicitor|lawsuit|litigation)s?\b|\blegal\s+action\b|\bsmall\s+claims\b",
@@ -87,11 +92,11 @@ _ESCALATION_RULES = {
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
         r"\b(transfer|connect|put)\s+me\s+(through\s+)?(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
-        r"\bcomplain(t|ts|ing)?\b|\bcompensat(e|ion)\b",
+        r"\bcomplain(t|ts|ing)?\b|\bcompensat(e|ion)\b|\b(bad|negative|1-star|one-star|1 star|one star)\s+review\b",
         r"\b(can|could|would|will)\s+(you|someone|somebody|anyone)\s+(please\s+)?(call|phone|ring)\s+me\b|"
         r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
         r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back|picks\s+up|picked\s+up)\b",
-        r"转人工|人工客服|人工服务|(给|跟)我(打|回)个?电话|打电话给我|回个?电话|(找|要|叫|接)人工|真人|投诉|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管|接)",
+        r"转人工|人工客服|人工服务|(给|跟)我(打|回)个?电话|打电话给我|回个?电话|(找|要|叫|接)人工|真人|投诉|差评|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管|接)",
     ),
 }
 
