@@ -82,6 +82,12 @@ def asked_part(message: str) -> str:
     return "".join(asking_clauses(message)) if _QUESTION_MARKS.search(message) else message
 
 
+def is_open_question(message: str) -> bool:
+    """Whether ``message`` is a question that names nothing ("What do I do now?", "怎么办？"): it asks about what
+    the message, or the conversation's previous one, tells."""
+    return bool(_OPEN_QUESTION.match(message))
+
+
 def shape_mode(question: str) -> str:
     """sot when the message asks several things (several questions, or clauses joined up), else direct."""
     if len(_QUESTION_MARKS.findall(question)) >= 2 or _JOINING_WORDS.search(question):
@@ -94,6 +100,6 @@ def shape_mode(question: str) -> str:
     if not _QUESTION_MARKS.search(question):
         return "direct"
     asking = asking_clauses(question)
-    if asking and all(_OPEN_QUESTION.match(c) for c in asking):
+    if asking and all(is_open_question(c) for c in asking):
         asking = [c for c in _CLAUSE.findall(question) if c not in asking and not GREETING.match(c)]  # the told
     return "sot" if len(asking) >= 2 or _LIST_COMMA.search(question) else "direct"

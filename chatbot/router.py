@@ -14,7 +14,8 @@ from chatbot.durations import durations
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
-from chatbot.message_shape import GREETING, asked_part, asking_clauses, plain_message, shape_mode
+from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
+                                   shape_mode)
 from chatbot.spelling import correct_typos
 
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
@@ -47,7 +48,7 @@ _CATALOG = re.compile(
     r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
-    r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折", re.I)
+    r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折|寄|送货", re.I)
 # Below these BM25 scores the best section does not answer the message: between the best score of an
 # out-of-scope question that no other rule refuses and the lowest of an in-scope one (English 3.0 and 4.2,
 # "Who pays customs?"; Chinese 9.3 and 13.0, "关税谁付？", with "今天几号？", what's the date, at 11.7).
@@ -103,7 +104,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     ``previous``; else None. A follow-up is short (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters,
     stopwords aside), the two together find a section that clears the in-scope bar, and ``message``'s own words
     score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or every word of it asks about the previous
-    topic ("How long does that take?", "那要等多长时间？", `_ABOUT_IT_WORDS`), or, where ``message`` alone is under
+    topic ("How long does that take?", "那要等多长时间？", `_ABOUT_IT_WORDS`) or names nothing ("What do I do now?",
+    `message_shape.is_open_question`), or, where ``message`` alone is under
     the bar, every word of it is one the knowledge base uses ("How long do I have?", "要多久？") and it has no
     words or some score on that section. A new topic ("What's the weather in Paris?", "Tell me a joke") stays on
     its own.
@@ -122,7 +124,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     own_score = {h.section.id: h.score for h in own_hits}
     bar = in_scope_bar(message, lang)
     own, weak = own_score.get(hits[0].section.id, 0.0), not own_hits or own_hits[0].score < bar
-    if not (asks_about_the_topic(message) or own >= FOLLOW_UP_OWN_SHARE * bar or (
+    if not (asks_about_the_topic(message) or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar or (
             weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
     topic = kb.search(previous, lang=lang, k=1)

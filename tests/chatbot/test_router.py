@@ -444,6 +444,11 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     # A statement of how long ago is the end of the previous message (both were refused).
     ("When will I get my refund?", "It's been 2 weeks", "refunds.timing"),
     ("My refund hasn't arrived", "It's been 2 weeks", "refunds.bank-processing"),
+    # A question that names nothing asks about the previous message (refused); shipping's price after a question
+    # about sending abroad is no catalogue question (refused as one); a refund to Alipay is the refund method
+    # (the accepted payment methods).
+    ("My order arrived damaged", "what do I do now?", "shipping.lost-damaged"),
+    ("能寄到加拿大吗？", "要多少钱？", "shipping.international"), ("退款要多久？", "退到支付宝呢？", "refunds.method"),
 ])
 def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
