@@ -4,6 +4,7 @@ from collections import Counter
 
 from chatbot.chinese_script import is_traditional
 from chatbot.knowledge import detect_lang
+from chatbot.message_shape import plain_message
 
 MODES = {"multi": "sot", "single": "direct", "escalation": "escalate", "out_of_scope": "refuse",
          "other_customer_data": "refuse", "instruction_extraction": "refuse", "prompt_injection": "refuse"}
@@ -85,7 +86,8 @@ def test_retrieval_finds_expected_category(kb, eval_questions):
     scored = [q for q in eval_questions if q["expected_category"] and len(q["question"]) <= 1500]
     top1_misses, top3_misses = [], []
     for q in scored:
-        query = f"{q['previous']}\n{q['question']}" if "previous" in q else q["question"]  # a follow-up
+        question = plain_message(q["question"])  # as the router reads it: no courtesy, no contact details
+        query = f"{q['previous']}\n{question}" if "previous" in q else question  # a follow-up
         categories = [h.section.category for h in kb.search(query, lang=q["lang"], k=3)]
         if categories[:1] != [q["expected_category"]]:
             top1_misses.append(q["id"])
