@@ -48,9 +48,8 @@ def _rules(*patterns: str) -> re.Pattern:
 
 _ESCALATION_RULES = {
     "safety": _rules(
-        # a Fire TV stick or tablet is a product; "it's fire" praise
-        r"\b(caught|catch(es|ing)?|on)\s+fire\b|(?<!\bis )(?<!\bso )(?<!\bare )(?<!'s )\bfire\b"
-        r"(?!\s*(tv|stick|tablet|hd|os|kids)\b)|\bflames?\b",
+        # a Fire TV stick or tablet is a product (praise, "it's fire!!", still goes to a human: "there's fire" is not)
+        r"\b(caught|catch(es|ing)?|on)\s+fire\b|\bfire\b(?!\s*(tv|stick|tablet|hd|os|kids)\b)|\bflames?\b",
         r"\bsmell(s|ed|ing)?\s+(of\s+|like\s+)?burn(ing|t)\b|\bburning\s+smell\b",
         r"\bsmok(e|es|ing|ed|y)\b(?!\s+(detector|alarm)s?)",
         r"\bspark(s|ing|ed)?\b|\bexplo(ded|sion|de|ding)\b|\bmelt(ed|ing)\b|\boverheat\w*",

@@ -71,7 +71,8 @@ ESCALATIONS = [
     ("打了电话没人接", "human"),
     # A sweep of 2026-12-02: each was answered from the knowledge base or refused.
     ("My kid cut his hand on the broken glass table", "safety"), ("I smell burning from the heater I bought", "safety"),
-    ("I got a shock from the toaster", "safety"), ("孩子被桌子划伤了", "safety"), ("我被玻璃割伤了", "safety"),
+    ("I got a shock from the toaster", "safety"), ("There's fire coming out of the charger", "safety"),
+    ("there is fire in the socket", "safety"), ("孩子被桌子划伤了", "safety"), ("我被玻璃割伤了", "safety"),
     ("手被玻璃划破了", "safety"), ("有人盗用我的卡在你们网站买东西", "fraud"),
     ("I'm going to leave a bad review", "human"), ("我要给差评", "human"),
     ("I want to file a complaint about my delivery", "human"),
@@ -100,8 +101,8 @@ NOT_ESCALATIONS = [
     "Can I report a damaged parcel?", "I didn't make it home in time for the delivery",
     "The price fell after I bought it", "Can I dispute a restocking fee?",
     "Do I get the original shipping charge back too?",
-    # A sweep of 2026-12-02: a product named Fire, praise, and a scratch on furniture (the first was a hazard).
-    "My Fire TV stick won't connect, is it under warranty?", "the product is fire!! love it", "It's fire",
+    # A sweep of 2026-12-02: a product named Fire and a scratch on furniture (the first was a hazard).
+    "My Fire TV stick won't connect, is it under warranty?",
     "我的桌子被划伤了", "桌腿被划伤了", "收到的桌子有划伤",
 ]
 
