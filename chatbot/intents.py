@@ -137,13 +137,14 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in. A product broken when
     it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score."""
     text = to_simplified(question)
-    if _past_the_return_window(text):  # a product two months old or more: no hit brings the early defects in
+    past_the_window = _past_the_return_window(text)
+    if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar)
-    if hits and _ARRIVED_BROKEN.search(text) and not _past_the_return_window(text):  # the damaged parcels join
+    if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
+            and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)
-        hits = [hits[0], damaged][:2 - (hits[0].section.id == TRANSIT_DAMAGE_SECTION)] + [
-            h for h in hits[1:] if h.section.id != TRANSIT_DAMAGE_SECTION]
+        hits = [hits[0], damaged] + [h for h in hits[1:] if h.section.id != TRANSIT_DAMAGE_SECTION]
     return hits, intent
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from chatbot.intents import intent_hits
+from chatbot.knowledge import ScoredSection
 from chatbot.planner import select_points
 from chatbot.router import RuleRouter
 
@@ -148,9 +150,6 @@ def test_a_product_broken_when_it_came_gets_the_damaged_parcels_too(kb, question
 
 def test_a_product_broken_a_while_after_it_came_is_no_damage_in_transit(kb):
     """"收到一周后就坏了" broke a week after it came: the damaged parcels do not join on the rule's account."""
-    from chatbot.intents import intent_hits
-    from chatbot.knowledge import ScoredSection
-
     hits = [ScoredSection(kb.get("warranty.early-defects", "zh"), 20.0)]
     assert intent_hits(kb, "收到一周后就坏了", "zh", hits, 12.0)[0] == hits
     assert [h.section.id for h in intent_hits(kb, "收到时就坏了", "zh", hits, 12.0)[0]] == [
