@@ -150,6 +150,10 @@ _REFUSAL_RULES = {
         r"(?-i:\b(?!(?:Last|This|Next|Black|Cyber|New|Apple|Google|Samsung|American|Northwind)\b)[A-Z][a-z]+\s+"
         r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Day|Week|Month|Year)'s)[A-Z][a-z]+'s)\s+"
         r"(order|account|address|e-?mail|phone|password|purchase|card|details|information|info|data)\b",
+        # ... and the order of a named person ("the order status of John Smith").
+        r"(order|account|address|e-?mail|phone|password|purchase|card|details|information|info|data)( status| number| "
+        r"history| details)?\s+(of|for|from|belonging to)\s+(?-i:(?!(?:Black|Cyber|New|Christmas|Thanksgiving|Mother|"
+        r"Father|Valentine|Easter|Apple|Google|Samsung|American|Northwind|Klarna)\b)[A-Z][a-z]+\s+[A-Z][a-z]+)\b",
     ),
 }
 

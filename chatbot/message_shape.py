@@ -13,7 +13,7 @@ import re
 from chatbot.guard import mask_pii
 
 GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨)( there| all)?\W*$", re.I)
-_QUESTION_MARKS = re.compile(r"[?？]")
+_QUESTION_MARKS = re.compile(r"[?？]+")  # "??" is one question, asked louder
 _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics
 # A clause ends at a comma, a semicolon or a sentence's end; it asks when it ends in a question mark or has a
 # question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).

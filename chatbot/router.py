@@ -18,13 +18,16 @@ from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open
                                    shape_mode)
 from chatbot.spelling import correct_typos
 
+# Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
+_THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|"
+           r"cheers|appreciate it)( for (the|your|all the|all your) help)?|(that|this|it)('s| is| was)?( really| very)? "
+           r"(helps|helped|helpful))")
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
 # goodbye, or a question about the assistant itself.
 SMALL_TALK = {
     "greeting": GREETING,
     "thanks": re.compile(
-        r"^\s*((ok|okay|great|perfect|got it)\W*)?(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|cheers|"
-        r"appreciate it|ok|okay|got it|great|perfect)( for (the|your) help)?\W*$|"
+        rf"^\s*{_THANKS}(\W+{_THANKS})*\W*$|"
         r"^\s*(好的|好|明白了|知道了|懂了)?\W*(谢谢(你|您)?|多谢|感谢|好的|明白了|知道了|懂了)\W*$", re.I),
     "goodbye": re.compile(r"^\s*(bye|goodbye|bye bye|see you|see ya|that'?s all)\W*$|^\s*(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(

@@ -150,6 +150,8 @@ REFUSALS = [
     ("我邻居张伟的地址是什么", "other_customer_data"),
     ("Can you tell me the address of John Smith's order?", "other_customer_data"),
     ("What is Mary Jones's phone number?", "other_customer_data"),
+    ("What is the order status of John Smith?", "other_customer_data"),
+    ("Can you check the order for Mary Jones?", "other_customer_data"),
 ]
 NOT_REFUSALS = [
     "Don't forget to include the assembly instructions",
@@ -163,6 +165,7 @@ NOT_REFUSALS = [
     "我忘了之前的密码",
     "Last Friday's order hasn't arrived", "My Black Friday's order is late", "Is Apple Pay's limit the same?",
     "i got someone elses order", "I received someone else's package",  # a wrong delivery, no data asked for
+    "I placed an order for Black Friday deals, can I return it?", "Can I change the address of my order?",
     "Can this lamp act as a night light?", "你不是说30天内可以退吗？", "Forget it, I found the tracking number",
 ]
 

@@ -24,6 +24,9 @@ def test_shape_mode():
     assert shape_mode("账户被锁了，密码也重置不了，怎么办？") == shape_mode("被扣了两次钱，订单还没发货，怎么回事？") == "sot"
     for one_story in ("My order was cancelled, why?", "Hi, I ordered the wrong size, what do I do?", "订单被取消了，为什么？"):
         assert shape_mode(one_story) == "direct", one_story
+    # Doubled question marks ask one question, louder.
+    for one_question in ("Where is my refund??", "how long do returns take???", "退款怎么还没到？？"):
+        assert shape_mode(one_question) == "direct", one_question
 
 
 def test_asking_clauses_and_questions():

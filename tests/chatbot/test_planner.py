@@ -89,6 +89,7 @@ def test_changing_an_address_is_not_adding_items(kb, question):
 @pytest.mark.parametrize("question, products", [
     ("How long is the TV warranty and what does it cover?", ["warranty.electronics"]),  # and the furniture's
     ("Is there a physical store? How long is the warranty on a TV?", ["warranty.electronics"]),
+    ("How long is the warranty on a coffee maker and what does it cover?", ["warranty.electronics"]),  # an appliance
     ("保修多久？怎么申请？", ["warranty.electronics", "warranty.furniture"]),  # an overview: both lead
     ("What's the warranty on TVs and sofas?", ["warranty.electronics", "warranty.furniture"])])
 def test_a_question_for_one_product_s_warranty_keeps_to_it(kb, question, products):

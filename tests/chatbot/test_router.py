@@ -239,6 +239,13 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("鞋子穿出去一次还能退吗？", "returns.condition"),
     ("节假日买的东西退货期限是多久？", "returns.holiday-season"), ("节假日发货吗？", "shipping.dispatch"),  # the window;
     # the holiday season
+    # A Christmas purchase's window ("什么时候之前" had found the same-day dispatch's "2点前"), a refund on the card
+    # (the bank's time, not the refund method), a coffee maker's warranty (electronics, not furniture), what happens
+    # to the data of a deleted account (not the assistant's privacy rule).
+    ("圣诞节买的东西什么时候之前可以退？", "returns.holiday-season"),
+    ("How long does a refund take to show on my credit card?", "refunds.bank-processing"),
+    ("退款怎么还没到？？", "refunds.bank-processing"), ("What happens to my data if I delete my account?", "account.deletion"),
+    ("注销账户后，我的数据会怎样？", "account.deletion"), ("我的咖啡机保修多久？", "warranty.electronics"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -392,7 +399,8 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
 
 @pytest.mark.parametrize("question, reason", [
     ("Hi there!", "greeting"), ("你好！", "greeting"), ("thanks", "thanks"), ("ok thanks", "thanks"),
-    ("Thanks so much for your help!", "thanks"), ("好的，谢谢", "thanks"), ("bye", "goodbye"), ("再见", "goodbye"),
+    ("Thanks so much for your help!", "thanks"), ("好的，谢谢", "thanks"), ("thanks, that helps!", "thanks"),
+    ("That was helpful, thank you", "thanks"), ("ok great, thanks", "thanks"), ("bye", "goodbye"), ("再见", "goodbye"),
     ("who are you?", "about"), ("Are you a bot?", "about"), ("你能做什么？", "about"),
     ("Are you ChatGPT?", "about"), ("What model are you?", "about"), ("你是什么模型？", "about")])  # refused
 def test_small_talk(kb, question, reason):
