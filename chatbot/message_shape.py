@@ -29,6 +29,7 @@ _JOINED_QUESTION = re.compile(
     r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|can|could|do|does|is|are|will|would|should|"
     r"(?:i\s+)?(?:want|need|would\s+like)\s+to\s+know|get)\b)"
     r"|还有|另外", re.I)
+_CONDITION = re.compile(r"^\W*(if|when|once|after|如果|要是|假如|万一)", re.I)  # "If I cancel, ...": part of what it asks
 _JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时|分别|各自", re.I)
 
 
@@ -78,8 +79,12 @@ def questions_asked(message: str) -> list[str]:
 
 
 def asked_part(message: str) -> str:
-    """The clauses of ``message`` that ask, or all of it when it has no question mark."""
-    return "".join(asking_clauses(message)) if _QUESTION_MARKS.search(message) else message
+    """The clauses of ``message`` that ask, or all of it when it has no question mark or asks only a question that
+    names nothing ("My refund was less than I paid, why?" asks about what it tells)."""
+    asking = asking_clauses(message)
+    if not _QUESTION_MARKS.search(message) or all(is_open_question(c.strip()) for c in asking):
+        return message
+    return "".join(c for c in _CLAUSE.findall(message) if c in asking or _CONDITION.match(c))
 
 
 def is_open_question(message: str) -> bool:

@@ -113,8 +113,9 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     words or some score on that section. A new topic ("What's the weather in Paris?", "Tell me a joke") stays on
     its own.
 
-    Where ``message`` alone is under the in-scope bar and asks more than how long, the sections of the previous
-    topic (the category of ``previous``'s best section) also get ``message``'s own score: "Who pays for it?"
+    Where ``message`` alone is under the in-scope bar or asks about the previous topic ("How much does that
+    cost?" after "Can I return my order?": the return fees, not standard shipping), and asks more than how long,
+    the sections of the previous topic (the category of ``previous``'s best section) also get ``message``'s own score: "Who pays for it?"
     after "How do I return an item?" asks for the return fees, though the two together find the return process
     first."""
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
@@ -131,7 +132,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
             weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
     topic = kb.search(previous, lang=lang, k=1)
-    if own_hits and weak and topic and not _all_words_in(message, _HOW_LONG_WORDS):
+    if own_hits and (weak or asks_about_the_topic(message)) and topic and not _all_words_in(message, _HOW_LONG_WORDS):
         category = topic[0].section.category
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
                                      * (h.section.category == category)) for h in hits), key=lambda h: -h.score)

@@ -33,6 +33,10 @@ def test_asking_clauses_and_questions():
     assert asking_clauses("I lost my receipt, can I still return the lamp?") == [" can I still return the lamp?"]
     assert asked_part("I have my receipt. How long is the warranty?") == " How long is the warranty?"
     assert asked_part("My order hasn't shipped yet") == "My order hasn't shipped yet"  # no question mark: all of it
+    # A question that names nothing asks about what the message tells: all of it.
+    assert asked_part("My refund was less than what I paid, why?") == "My refund was less than what I paid, why?"
+    # A condition is part of what a clause asks.
+    assert asked_part("I ordered a lamp. If I cancel, do I get a full refund?") == " If I cancel, do I get a full refund?"
     assert questions_asked("How do I return an item and how long until I get my refund?") == [
         "How do I return an item", "how long until I get my refund?"]
     assert questions_asked("退货要多久，还有运费谁出？") == ["退货要多久，", "运费谁出？"]
