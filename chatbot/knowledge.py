@@ -61,6 +61,7 @@ _ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", 
 # What a keyword phrase found whole in a message adds to its section's score (once per section): as much as
 # the router's in-scope floor (`router.MIN_TOP_SCORE`), so the phrase alone keeps the message in scope.
 PHRASE_BONUS = {"en": 4.0, "zh": 12.0}
+_AMOUNT_RE = re.compile(r"(?<![\d.])\d+\.\d\d(?!\d|\.\d)")
 _NOT_WORD_RE = re.compile(rf"[^a-z0-9'\s{_CJK}]+")  # what phrase matching ignores
 
 
@@ -218,6 +219,12 @@ def _parse_policy(path: Path, lang: str) -> tuple[str, list[tuple[Section, str]]
     return title, sections
 
 
+def amount_phrases(text: str) -> list[str]:
+    """The amounts with cents in ``text`` ("$5.99") as keyword phrases: a customer who quotes one ("Why was 5.99
+    taken from my refund?", "我的退款被扣了5.99美元") asks about the section that states it."""
+    return [f" {phrase_text(amount).strip()} " for amount in dict.fromkeys(_AMOUNT_RE.findall(text))]
+
+
 class KnowledgeBase:
     """The parsed policies of every language, with per-language BM25 indexes."""
 
@@ -236,7 +243,7 @@ class KnowledgeBase:
             docs = [(s, split_keywords(kw)) for s, kw in entries if s.lang == lang]
             texts = [f"{labels[s.category, lang]} {s.title} {s.title} {words} {s.text}" for s, (words, _) in docs]
             self._indexes[lang] = (_Bm25([tokenize(t) for t in texts]), [s for s, _ in docs])
-            self._phrases[lang] = [phrases for _, (_, phrases) in docs]
+            self._phrases[lang] = [phrases + amount_phrases(s.text) for s, (_, phrases) in docs]
             text = " ".join(texts + [p for _, (_, phrases) in docs for p in phrases]).lower()
             self._words[lang] = frozenset(re.findall(r"[a-z]+(?:'[a-z]+)?", text))
 

@@ -313,6 +313,18 @@ def test_chinese_phrases_match_inside_a_sentence(tmp_path):
     assert kb.search("订单还没有到", lang="zh")[0].section.id == "shipping.other"  # "订单" scores, no phrase
 
 
+def test_an_amount_a_section_states_is_its_phrase(tmp_path):
+    """A customer who quotes an amount with cents asks about the section that states it; a whole number or another
+    amount that contains it does not count."""
+    _write_policies(tmp_path, "en", [("shipping.standard", "standard", "Standard shipping costs $4.99."),
+                                     ("shipping.express", "express", "Express costs $14.99 and takes 4 days.")])
+    kb = KnowledgeBase.load(tmp_path)
+    assert [h.section.id for h in kb.search("Why did I pay 4.99?", lang="en")] == ["shipping.standard"]
+    assert kb.phrase_sections("I was charged $14.99", "en") == {"shipping.express"}
+    assert kb.phrase_sections("It took 4 days, I paid 99 cents", "en") == set()
+    assert kb.phrase_sections("I paid 114.99", "en") == set()
+
+
 def test_load_rejects_mismatched_languages(tmp_path):
     for lang, section_id in (("en", "returns.time-limit"), ("zh", "returns.other")):
         (tmp_path / lang).mkdir()

@@ -252,6 +252,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("If I cancel, do I get a full refund?", "orders.cancellation"),  # "full refund" found the restocking fee
     ("yo can i send back shoes i wore once", "returns.condition"),  # the return process
     ("how much does it cost to return a couch", "returns.shipping-fees"),  # standard shipping
+    # An amount quoted is its section's (the refund timing, the charge timing, the return fees before).
+    ("我的退款被扣了5.99美元，为什么？", "returns.shipping-fees"), ("Why did I pay 14.99 for shipping?", "shipping.express"),
+    ("I was charged $4.99 for shipping on a $60 order", "shipping.standard"),
+    ("What if I lose my return label?", "returns.process"),  # the label's fee
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
