@@ -60,6 +60,8 @@ _ONE_SECTION_INTENTS = (  # the first that matches
     ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A), "returns.time-limit"),
 )
 
+ONE_SECTION_INTENTS = frozenset(intent for intent, _, _ in _ONE_SECTION_INTENTS)
+
 
 def overview_categories(question: str) -> list[str]:
     """The categories (one, or two joined by "and", "和" …) ``question`` asks for the overview of: it names them

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.guard import escalation_reason, refusal_reason
-from chatbot.intents import OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
+from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, is_cjk, tokenize, word_terms
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
                                    shape_mode)
@@ -101,6 +101,9 @@ def tells_a_duration(message: str) -> bool:
             and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
 
 
+NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on another section names its own topic
+
+
 def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: str,
                    k: int) -> list[ScoredSection] | None:
     """The top ``k`` sections of ``previous`` and ``message`` together, when ``message`` reads as a follow-up of
@@ -110,14 +113,16 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     topic ("How long does that take?", "那要等多长时间？", `_ABOUT_IT_WORDS`) or names nothing ("What do I do now?",
     `message_shape.is_open_question`), or, where ``message`` alone is under
     the bar, every word of it is one the knowledge base uses ("How long do I have?", "要多久？") and it has no
-    words or some score on that section. A new topic ("What's the weather in Paris?", "Tell me a joke") stays on
-    its own.
+    words or some score on that section, or it tells something (no clause asks) that scores as much on a section of
+    that section's category ("I didn't get the email" after "How do I reset my password?"). A new topic ("What's
+    the weather in Paris?", "Tell me a joke"), or one the message names well (`NEW_TOPIC_SHARE`: "I want to delete
+    my account" after a password reset), stays on its own.
 
     Where ``message`` alone is under the in-scope bar or asks about the previous topic ("How much does that
     cost?" after "Can I return my order?": the return fees, not standard shipping), and asks more than how long,
-    the sections of the previous topic (the category of ``previous``'s best section) also get ``message``'s own score: "Who pays for it?"
-    after "How do I return an item?" asks for the return fees, though the two together find the return process
-    first."""
+    the sections of the previous topic (the category of ``previous``'s best section) also get ``message``'s own
+    score: "Who pays for it?" after "How do I return an item?" asks for the return fees, though the two together
+    find the return process first."""
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
         return None
     query, everything = f"{previous}\n{message}", len(kb.sections(lang))
@@ -128,7 +133,11 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     own_score = {h.section.id: h.score for h in own_hits}
     bar = in_scope_bar(message, lang)
     own, weak = own_score.get(hits[0].section.id, 0.0), not own_hits or own_hits[0].score < bar
-    if not (asks_about_the_topic(message) or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar or (
+    if own_hits and own_hits[0].score >= NEW_TOPIC_SHARE * bar and own_hits[0].section.id != hits[0].section.id:
+        return None  # a topic of its own ("I want to delete my account" after a password reset)
+    tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset
+        h.section.category == hits[0].section.category and h.score >= FOLLOW_UP_OWN_SHARE * bar for h in own_hits)
+    if not (asks_about_the_topic(message) or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar or tells_more or (
             weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
     topic = kb.search(previous, lang=lang, k=1)
@@ -156,6 +165,10 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     query = message if searched is None else f"{previous}\n{message}"
     searched = kb.search(query, lang=lang, k=k) if searched is None else searched
     hits, intent = intent_hits(kb, question, lang, searched, in_scope_bar(query, lang))
+    if intent is None and query != message:  # a follow-up ("I don't have the receipt" after "Can I return a gift?"):
+        topic_hits, topic_intent = intent_hits(kb, query, lang, searched, in_scope_bar(query, lang))
+        if topic_intent in ONE_SECTION_INTENTS:  # the previous message's return or refund
+            hits, intent = topic_hits, topic_intent
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
         hits = [h for h in hits if h.section.id in phrased] + [h for h in hits if h.section.id not in phrased]

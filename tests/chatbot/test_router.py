@@ -437,6 +437,11 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     ("加急配送多久能到？", "要多少钱？", "shipping.express"),
     # A price asked about the previous topic is that topic's price (both together found standard shipping first).
     ("Can I return my order?", "How much does that cost?", "returns.shipping-fees"),
+    # A statement that tells more of the previous topic, and a return's detail no policy covers (refused: the
+    # receipt is an uncovered topic, but the return asked about is the question).
+    ("How do I reset my password?", "I didn't get the email", "account.password-reset"),  # the email change
+    ("怎么重置密码？", "我没收到邮件", "account.password-reset"),  # the bank's processing time
+    ("Can I return a gift?", "I don't have the receipt", "returns.time-limit"),
     ("我想退货", "多少钱？", "returns.shipping-fees"),
     ("我想注销账户", "需要多久？", "account.deletion"),
     ("拆封的耳机能退吗？", "要扣钱吗？", "returns.restocking-fee"),
@@ -504,6 +509,18 @@ def test_a_question_with_a_duration_word_is_no_statement_of_one(kb):
 def test_a_new_topic_is_not_a_follow_up(kb, previous, message):
     assert follow_up_hits(kb, message, previous, "zh" if "保" in previous or "退" in previous else "en", k=1) is None
     assert RuleRouter(kb).route(message, previous=previous).mode == "refuse"
+
+
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("How do I reset my password?", "I want to delete my account", "account.deletion"),
+    ("How do I reset my password?", "My account is locked", "account.lockout"),
+    ("How do I reset my password?", "I want to change my email", "account.email-change"),
+    ("怎么重置密码？", "我想注销账户", "account.deletion"),
+])
+def test_a_topic_the_message_names_well_is_its_own(kb, previous, message, section_id):
+    """The previous question's section found with the message's weaker words (the password reset) answered all
+    four: a message's own topic counts where it scores twice the in-scope bar."""
+    assert RuleRouter(kb).route(message, previous=previous).hits[0].section.id == section_id
 
 
 def test_long_messages_and_empty_history_are_read_alone(kb):
