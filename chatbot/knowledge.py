@@ -51,7 +51,8 @@ _STOPWORDS = frozenset(
     doing for from get got had has have hello hey hi how i i'm if in into is it it's its just
     me my of on or our please should so still than thank thanks that the their them then there these
     they this those to us was we were what when where which who why will with would you your
-    until placed u ur pls plz northwind policy policies""".split()
+    until placed u ur pls plz northwind policy policies possible possibly wondering wonder hope unfortunately
+    recently""".split()
 )  # every section is a policy: "What's your return shipping policy?" found the assistant's own section first
 # Contractions the policies spell out, so that "can't be returned" finds "cannot be returned".
 _CONTRACTIONS = {"can't": "cannot"}

@@ -19,7 +19,8 @@ _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": sever
 # question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).
 _CLAUSE = re.compile(r"(?:[^,，、;；:：.。!！?？]|[.:](?=\S))+[,，、;；:：.。!！?？]*")  # "$5.99", "8:00" end no clause
 _ASKING_WORDS = re.compile(
-    r"^\W*(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|will|would|should|may)\b|"
+    r"^\W*(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|will|would|should|may|"
+    r"i('m| am| was) wondering|i wonder|i'?d like to know|i would like to know|i want to know|please let me know)\b|"
     r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|几|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
 _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
@@ -38,10 +39,17 @@ _JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并�
 _COURTESY = re.compile(
     r"^[\W_]*(hi|hello|hey|good (morning|afternoon|evening)|(is )?any ?one there|are you there|quick question|"
     r"one more (thing|question)|sorry to bother you|sorry|excuse me|thanks?( you)?( so much| a lot| very much)?|"
-    r"ok(ay)?|great|um+|uh+|well|so|(i )?hope you can help|and|also|but|"
+    r"i hope (you('re| are)( doing)? well|this (message |email |e-mail )?finds you well|you can help)|"
+    r"ok(ay)?|great|um+|uh+|well|so|hope you can help|and|also|but|"
     r"你好|您好|嗨|在吗|在不在|有人吗|有人在吗|请问|麻烦了?|打扰一下|打扰了|不好意思|谢谢(你|您)?|还有一个问题|还有)"
     r"(?![a-z0-9'])( there)?[\s\W_]*", re.I)
 
+# Courtesy that closes a message of two sentences or more ("... Thank you so much for your time.", "Best regards,
+# Ann"): "time" and "help" are words of the policies.
+_CLOSING = re.compile(
+    r"(?<=[.!?。！？])\s*((thanks?( you)?( so much| very much| a lot| in advance)?( for (your|the|all your) "
+    r"(time|help|assistance|patience))?|(best |kind |warm )?regards|cheers|best)\b[\s\W]*([a-z]+\W*){0,2}"
+    r"|谢谢(您|你)?(的帮助)?\W*|感谢(您|你)?的?(帮助|耐心)?\W*)$", re.I)
 
 # Contact details a customer gives ("my email is jo@example.com", "call me at 555-123-4567", "我的手机号是13800138000")
 # say how to reach them, not what they ask: "email" would otherwise find the email change. `guard.mask_pii` finds
@@ -54,10 +62,12 @@ _CONTACT_DETAILS = re.compile(
 
 def strip_courtesy(message: str) -> str:
     """``message`` without the courtesy that opens it ("Hi! Quick question: how long do returns take?" asks "how
-    long do returns take?"); all of it when it is nothing but courtesy ("thanks")."""
+    long do returns take?") or closes it ("... Thank you so much for your time."); all of it when it is nothing
+    but courtesy ("thanks")."""
     rest = message
     while (match := _COURTESY.match(rest)) and match.end():
         rest = rest[match.end():]
+    rest = _CLOSING.sub("", rest)
     return rest if len(rest.strip()) > 1 else message  # "还有吗" is not "吗"
 
 

@@ -68,6 +68,22 @@ def test_courtesy_that_opens_a_message_is_set_aside():
         assert strip_courtesy(whole) == whole
 
 
+def test_courtesy_that_closes_a_message_is_set_aside():
+    """"time" and "help" are words of the policies: "Thank you so much for your time." brought the refund timing."""
+    assert strip_courtesy("Hello, I hope you're doing well. Can I return a lamp? Thank you so much for your time.") == (
+        "Can I return a lamp?")
+    assert strip_courtesy("My order is late. Best regards, Ann Lee") == "My order is late."
+    assert strip_courtesy("我的订单还没到。谢谢您的帮助！") == "我的订单还没到。"
+    # Thanks inside a sentence, or after no sentence, stays.
+    for whole in ("Can I thank the courier for his time?", "My order is late, thanks for your help"):
+        assert strip_courtesy(whole) == whole
+
+
+def test_an_indirect_question_asks():
+    assert asking_clauses("I bought a lamp. I was wondering if I can return it.") == [" I was wondering if I can return it."]
+    assert asking_clauses("I'd like to know the return window.") == ["I'd like to know the return window."]
+
+
 def test_contact_details_a_customer_gives_are_set_aside():
     # "Hi, my email is sam.lee@gmail.com, how long do refunds take?" was answered with the email change (2026-12-02).
     assert plain_message("Hi, my email is sam.lee@gmail.com, how long do refunds take?") == "how long do refunds take?"
