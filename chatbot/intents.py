@@ -55,6 +55,7 @@ _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.cover
 # not one that broke a while after ("收到一周后坏了"). English arrivals ("arrived with a broken leg") are keywords.
 _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)")
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
+_BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
     ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A), "returns.time-limit"),
@@ -146,7 +147,10 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)
-        hits = [hits[0], damaged] + [h for h in hits[1:] if h.section.id != TRANSIT_DAMAGE_SECTION]
+        rest = [h for h in hits[1:] if h.section.id != TRANSIT_DAMAGE_SECTION]
+        # A product's defect or its return leads; another best hit ("时候" found the refund timing) follows.
+        hits = [hits[0], damaged] + rest if hits[0].section.category in _BROKEN_GOODS_CATEGORIES else (
+            [damaged, hits[0]] + rest)
     return hits, intent
 
 

@@ -159,6 +159,12 @@ def test_a_product_broken_a_while_after_it_came_is_no_damage_in_transit(kb):
         "warranty.early-defects", "shipping.lost-damaged"]
 
 
+def test_damage_on_arrival_leads_where_the_best_hit_is_no_product_s_section(kb):
+    """"电视收到的时候屏幕就碎了" was answered with the refund timing ("时候", tied with the damaged parcels)."""
+    route = RuleRouter(kb).route("电视收到的时候屏幕就碎了")
+    assert route.hits[0].section.id == "shipping.lost-damaged"
+
+
 @pytest.mark.parametrize("question", ["It broke after a week", "用了一个月就坏了", "半个月就坏了"])
 def test_a_product_within_a_month_keeps_the_early_defect_section(kb, question):
     assert RuleRouter(kb).route(question).hits[0].section.id == "warranty.early-defects"

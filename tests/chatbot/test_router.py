@@ -256,6 +256,8 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("我的退款被扣了5.99美元，为什么？", "returns.shipping-fees"), ("Why did I pay 14.99 for shipping?", "shipping.express"),
     ("I was charged $4.99 for shipping on a $60 order", "shipping.standard"),
     ("What if I lose my return label?", "returns.process"),  # the label's fee
+    ("我的快递被别人签收了", "shipping.lost-damaged"), ("Someone else signed for my package", "shipping.lost-damaged"),
+    ("订单已经发货了还能取消吗？", "orders.after-shipment"),  # the cancellation window
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
