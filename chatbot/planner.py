@@ -16,11 +16,13 @@ from typing import AsyncIterator, NamedTuple
 from chatbot import prompts
 from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
-from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, detect_lang, split_sentences, tokenize
+from chatbot.follow_ups import asks_about_the_topic
+from chatbot.knowledge import (KnowledgeBase, ScoredSection, Section, detect_lang, in_scope_bar, split_sentences,
+                               tokenize)
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.intents import PRODUCT_SECTIONS, overview_categories
 from chatbot.message_shape import plain_message, questions_asked
-from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter, asks_about_the_topic, in_scope_bar
+from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter
 from engine.sampling import SamplingParams
 
 MAX_POINTS = 4
@@ -241,7 +243,7 @@ class Planner:
     async def stream(self, question: str, previous: str | None = None) -> AsyncIterator:
         """Events: `OutlineReady`, then `PointDelta`/`PointDone` per point (interleaved), then `AnswerDone`.
         ``previous``, the customer's previous message in the conversation, is read with a short follow-up
-        (`router.follow_up_hits`). A message in traditional Chinese is planned in simplified characters and
+        (`follow_ups.follow_up_hits`). A message in traditional Chinese is planned in simplified characters and
         answered in traditional ones."""
         if not is_traditional(question):
             async for event in self._stream(question, previous):

@@ -6,11 +6,13 @@ import pytest
 
 from chatbot.knowledge import (
     DEFAULT_ROOT,
+    MIN_TOP_SCORE,
     PHRASE_BONUS,
     KnowledgeBase,
     ScoredSection,
     Section,
     detect_lang,
+    in_scope_bar,
     split_sentences,
     tokenize,
 )
@@ -350,3 +352,9 @@ def test_traditional_chinese_queries_find_what_simplified_ones_do(kb):
                                     ("可以用支付宝吗？", "可以用支付寶嗎？")]:
         assert ([(h.section.id, h.score) for h in kb.search(traditional, lang="zh")]
                 == [(h.section.id, h.score) for h in kb.search(simplified, lang="zh")])
+
+
+def test_the_in_scope_bar_follows_the_message_s_terms():
+    assert in_scope_bar("Where is my order?", "en") == MIN_TOP_SCORE["en"]
+    assert in_scope_bar("退货要多久？", "zh") == MIN_TOP_SCORE["zh"]
+    assert MIN_TOP_SCORE["en"] < in_scope_bar("可以用Apple Pay吗？", "zh") < MIN_TOP_SCORE["zh"]

@@ -1,0 +1,82 @@
+"""Follow-ups: a short message read with the customer's previous one ("How much does it cost?" after "Do you offer
+express shipping?"), or on its own when it names a topic of its own."""
+from __future__ import annotations
+
+from chatbot.chinese_script import to_simplified
+from chatbot.durations import durations
+from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, tokenize, word_terms
+from chatbot.message_shape import asking_clauses, is_open_question
+
+# A follow-up ("How much does it cost?" after "Do you offer express shipping?") is read with the customer's
+# previous message when it is short and its own words point to the section the two find together.
+FOLLOW_UP_MAX_WORDS = 8
+FOLLOW_UP_OWN_SHARE = 0.4
+# Words that ask about whatever the previous message was about: "How long does that take?", "What's the minimum?",
+# "要等多久？". Alone, such a message finds the section that uses them most ("那要等多长时间？": the refund timing).
+_HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait; 多久 长时间 等 要 需 几天 大概 能到"))
+_HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, free, fee, charge; 少 钱 最低 高 费用 付 免费 收费"))
+_ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
+
+
+def _all_words_in(message: str, words: frozenset[str]) -> bool:
+    return set(word_terms(to_simplified(message))) <= words
+
+
+def asks_about_the_topic(message: str) -> bool:
+    """Whether every word of ``message`` asks about a topic named elsewhere ("How much does it cost?", "多少钱？",
+    "How long?"): a follow-up's previous message, or a message's other question, names it."""
+    return _all_words_in(message, _ABOUT_IT_WORDS)
+
+
+def tells_a_duration(message: str) -> bool:
+    """Whether ``message`` is a short statement of how long ago or how old (it asks nothing, at most
+    `FOLLOW_UP_MAX_WORDS` words): "It's been 2 weeks", "It's 3 weeks old", "两周了"; "快递几天到" asks."""
+    return (bool(durations(message)) and not asking_clauses(message)
+            and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
+
+
+NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on another section names its own topic
+
+
+def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: str,
+                   k: int) -> list[ScoredSection] | None:
+    """The top ``k`` sections of ``previous`` and ``message`` together, when ``message`` reads as a follow-up of
+    ``previous``; else None. A follow-up is short (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters,
+    stopwords aside), the two together find a section that clears the in-scope bar, and ``message``'s own words
+    score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or every word of it asks about the previous
+    topic ("How long does that take?", "那要等多长时间？", `_ABOUT_IT_WORDS`) or names nothing ("What do I do now?",
+    `message_shape.is_open_question`), or, where ``message`` alone is under
+    the bar, every word of it is one the knowledge base uses ("How long do I have?", "要多久？") and it has no
+    words or some score on that section, or it tells something (no clause asks) that scores as much on a section of
+    that section's category ("I didn't get the email" after "How do I reset my password?"). A new topic ("What's
+    the weather in Paris?", "Tell me a joke"), or one the message names well (`NEW_TOPIC_SHARE`: "I want to delete
+    my account" after a password reset), stays on its own.
+
+    Where ``message`` alone is under the in-scope bar or asks about the previous topic ("How much does that
+    cost?" after "Can I return my order?": the return fees, not standard shipping), and asks more than how long,
+    the sections of the previous topic (the category of ``previous``'s best section) also get ``message``'s own
+    score: "Who pays for it?" after "How do I return an item?" asks for the return fees, though the two together
+    find the return process first."""
+    if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
+        return None
+    query, everything = f"{previous}\n{message}", len(kb.sections(lang))
+    hits = kb.search(query, lang=lang, k=everything)
+    if not hits or hits[0].score < in_scope_bar(query, lang):
+        return None
+    own_hits = kb.search(message, lang=lang, k=everything)
+    own_score = {h.section.id: h.score for h in own_hits}
+    bar = in_scope_bar(message, lang)
+    own, weak = own_score.get(hits[0].section.id, 0.0), not own_hits or own_hits[0].score < bar
+    if own_hits and own_hits[0].score >= NEW_TOPIC_SHARE * bar and own_hits[0].section.id != hits[0].section.id:
+        return None  # a topic of its own ("I want to delete my account" after a password reset)
+    tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset
+        h.section.category == hits[0].section.category and h.score >= FOLLOW_UP_OWN_SHARE * bar for h in own_hits)
+    if not (asks_about_the_topic(message) or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar or tells_more or (
+            weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
+        return None
+    topic = kb.search(previous, lang=lang, k=1)
+    if own_hits and (weak or asks_about_the_topic(message)) and topic and not _all_words_in(message, _HOW_LONG_WORDS):
+        category = topic[0].section.category
+        hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
+                                     * (h.section.category == category)) for h in hits), key=lambda h: -h.score)
+    return hits[:k]

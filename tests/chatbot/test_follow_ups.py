@@ -1,0 +1,108 @@
+"""Follow-ups (`chatbot.follow_ups`): a short message read with the customer's previous one, routed by the rules."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.follow_ups import follow_up_hits
+from chatbot.router import RuleRouter
+
+
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("Do you offer express shipping?", "How much does it cost?", "shipping.express"),  # alone: standard shipping
+    ("Can I cancel my order?", "How long do I have?", "orders.cancellation"),  # alone: refused
+    ("Do you ship to Canada?", "How long does it take?", "shipping.international"),
+    ("I want to cancel my order", "How do I do it?", "orders.cancellation"),  # stopwords only
+    ("加急配送多久能到？", "要多少钱？", "shipping.express"),
+    # A price asked about the previous topic is that topic's price (both together found standard shipping first).
+    ("Can I return my order?", "How much does that cost?", "returns.shipping-fees"),
+    # A statement that tells more of the previous topic, and a return's detail no policy covers (refused: the
+    # receipt is an uncovered topic, but the return asked about is the question).
+    ("How do I reset my password?", "I didn't get the email", "account.password-reset"),  # the email change
+    ("怎么重置密码？", "我没收到邮件", "account.password-reset"),  # the bank's processing time
+    ("Can I return a gift?", "I don't have the receipt", "returns.time-limit"),
+    ("我想退货", "多少钱？", "returns.shipping-fees"),
+    ("我想注销账户", "需要多久？", "account.deletion"),
+    ("拆封的耳机能退吗？", "要扣钱吗？", "returns.restocking-fee"),
+    ("退貨期限是多久？", "節假日呢？", "returns.holiday-season"),  # traditional; the window, before follow_up_hits
+    # Words that ask about the previous topic: alone, a section that uses them, or refused.
+    ("我想注销账户", "那要等多长时间？", "account.deletion"),  # alone: the refund timing, over the bar
+    ("I want to delete my account", "How long does that take?", "account.deletion"),
+    ("Can I pay with Klarna?", "What's the minimum?", "payment.installments"),
+    ("My account is locked", "How long?", "account.lockout"), ("我的账户被锁了", "要等多久？", "account.lockout"),
+    # A question of its own keeps its own section.
+    ("Do you ship to Canada?", "Can I pay with PayPal?", "payment.methods"),
+    ("电子产品保修多久？", "那家具呢？", "warranty.furniture"),
+    # The thirty-seventh sweep (2026-12-02): the return process (its "prepaid return label"), and the payment
+    # methods or the bank's processing time.
+    ("How do I return an item?", "and the label costs how much?", "returns.shipping-fees"),
+    ("退货怎么退？", "标签多少钱？", "returns.shipping-fees"),
+    ("When will I get my refund?", "I paid with Apple Pay", "refunds.method"),
+    ("退款多久到？", "我用的PayPal", "refunds.method"),
+    ("能寄到加拿大吗？", "大概需要等几天？", "shipping.international"),  # 13 index terms, 7 words: standard shipping
+    # The follow-up's own words rank the previous topic's sections: the two together found the process first,
+    # and "Who pays for it?" was refused (its words were not on the process; "pay" and "free" now ask about it).
+    ("How do I return an item?", "Who pays for it?", "returns.shipping-fees"),
+    ("How do I return an item?", "Is it free?", "returns.shipping-fees"),
+    ("What's your return policy?", "What about electronics?", "returns.restocking-fee"),  # not the warranty
+    ("How long is the TV warranty?", "And for sofas?", "warranty.furniture"),  # one question: it was SoT ("and")
+    # A statement of how long ago is the end of the previous message (both were refused).
+    ("When will I get my refund?", "It's been 2 weeks", "refunds.timing"),
+    ("My refund hasn't arrived", "It's been 2 weeks", "refunds.bank-processing"),
+    # A question that names nothing asks about the previous message (refused); shipping's price after a question
+    # about sending abroad is no catalogue question (refused as one); a refund to Alipay is the refund method
+    # (the accepted payment methods).
+    ("My order arrived damaged", "what do I do now?", "shipping.lost-damaged"),
+    ("能寄到加拿大吗？", "要多少钱？", "shipping.international"), ("退款要多久？", "退到支付宝呢？", "refunds.method"),
+])
+def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert route.mode == "direct" and route.hits[0].section.id == section_id
+
+
+def test_a_product_s_age_after_its_defect_is_one_story(kb):
+    """"It's 3 weeks old" after "My TV stopped working" was refused; within the return window, the defect is a
+    return first."""
+    route = RuleRouter(kb).route("It's 3 weeks old", previous="My TV stopped working")
+    assert (route.mode, route.reason, route.hits[0].section.id) == ("sot", "defect", "warranty.early-defects")
+    assert "warranty.early-defects" not in [
+        h.section.id for h in RuleRouter(kb).route("It's 2 years old", previous="My TV stopped working").hits]
+    assert RuleRouter(kb).route("两周了", previous="退款什么时候到？").hits[0].section.id.startswith("refunds.")
+
+
+def test_a_question_with_a_duration_word_is_no_statement_of_one(kb):
+    """"快递几天到" (how many days does delivery take) after an English question was read as the end of that
+    question's story, and answered in English from the non-returnable items (found in the browser, 2026-12-02)."""
+    route = RuleRouter(kb).route("快递几天到", previous="Is a final sale item returnable?")
+    assert (route.mode, route.lang, route.hits[0].section.id) == ("direct", "zh", "shipping.standard")
+    assert RuleRouter(kb).route("两周了", previous="When will I get my refund?").lang == "zh"  # the message's language
+
+
+@pytest.mark.parametrize(("previous", "message"), [
+    ("How long is the warranty on electronics?", "What's the weather in Paris?"),
+    ("How long is the warranty on electronics?", "Tell me a joke"),
+    ("Do you ship to Canada?", "What time is it?"),
+    ("退货期限是多久？", "今天天气怎么样？"),
+    ("电子产品保修多久？", "给我讲个笑话"),
+])
+def test_a_new_topic_is_not_a_follow_up(kb, previous, message):
+    assert follow_up_hits(kb, message, previous, "zh" if "保" in previous or "退" in previous else "en", k=1) is None
+    assert RuleRouter(kb).route(message, previous=previous).mode == "refuse"
+
+
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("How do I reset my password?", "I want to delete my account", "account.deletion"),
+    ("How do I reset my password?", "My account is locked", "account.lockout"),
+    ("How do I reset my password?", "I want to change my email", "account.email-change"),
+    ("怎么重置密码？", "我想注销账户", "account.deletion"),
+])
+def test_a_topic_the_message_names_well_is_its_own(kb, previous, message, section_id):
+    """The previous question's section found with the message's weaker words (the password reset) answered all
+    four: a message's own topic counts where it scores twice the in-scope bar."""
+    assert RuleRouter(kb).route(message, previous=previous).hits[0].section.id == section_id
+
+
+def test_long_messages_and_empty_history_are_read_alone(kb):
+    assert follow_up_hits(kb, "How much does it cost?", None, "en", k=1) is None
+    assert follow_up_hits(kb, "How much does it cost?", "  ", "en", k=1) is None
+    long = "I would like to know how much the express delivery option costs for a heavy parcel to Ohio"
+    assert follow_up_hits(kb, long, "Do you offer express shipping?", "en", k=1) is None
