@@ -9,6 +9,7 @@ from collections import Counter
 from typing import NamedTuple
 
 from chatbot.knowledge import split_sentences, tokenize
+from chatbot.message_shape import asking_clauses
 
 _QUESTION = re.compile(r"[?？]")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
@@ -46,10 +47,22 @@ def closing_question(text: str, max_chars: int = PRUNE_OVER_CHARS) -> str:
     for paragraph in reversed(_PARAGRAPH_BREAK.split(text)):
         own = "\n".join(line for line in paragraph.splitlines() if not _QUOTED_LINE.match(line)).strip()
         if len(own) > max_chars:
-            own = next((s.strip() for s in reversed(split_sentences(own)) if _asks(s)), "")
+            own = _last_question(split_sentences(own))
         if _QUESTION.search(own):
             return own
     return ""
+
+
+def _last_question(sentences: list[str]) -> str:
+    """The last sentence with a question mark, with the sentences right before it that ask too ("I would like to
+    know if I can get a replacement. Also, how long does the refund take?"); "" when none has one."""
+    last = next((i for i in range(len(sentences) - 1, -1, -1) if _asks(sentences[i])), None)
+    if last is None:
+        return ""
+    first = last
+    while first > 0 and asking_clauses(sentences[first - 1]) and not _QUOTED_LINE.match(sentences[first - 1]):
+        first -= 1
+    return " ".join(s.strip() for s in sentences[first:last + 1])
 
 
 def _asks(sentence: str) -> bool:
@@ -78,7 +91,8 @@ def prune_message(text: str, max_chars: int = PRUNE_OVER_CHARS) -> PrunedMessage
         return PrunedMessage(text, len(sentences), len(sentences))
     num_sentences = len(sentences)
     sentences = list(dict.fromkeys(s.strip() for s in sentences))  # a thread quotes the same lines again and again
-    questions = [i for i, s in enumerate(sentences) if _asks(s)] or [len(sentences) - 1]
+    ask = closing_question(text, max_chars)
+    questions = [i for i, s in enumerate(sentences) if _asks(s) or (ask and s in ask)] or [len(sentences) - 1]
     vectors = _tfidf([tokenize(s) for s in sentences])
     query: Counter = Counter()
     for i in questions:
@@ -95,4 +109,4 @@ def prune_message(text: str, max_chars: int = PRUNE_OVER_CHARS) -> PrunedMessage
         used += len(sentences[i])
     kept = " ".join(sentences[i] for i in sorted(keep))
     pruned = len(keep) < num_sentences
-    return PrunedMessage(kept, num_sentences, len(keep), closing_question(text, max_chars) if pruned else "")
+    return PrunedMessage(kept, num_sentences, len(keep), ask if pruned else "")

@@ -35,7 +35,8 @@ def test_a_pruned_message_is_retrieved_by_its_closing_question_too():
 def test_the_closing_question_finds_what_the_thread_buries(kb, eval_questions):
     """zh-multi-17: a pasted thread about sending a rug back, then "when is the refund made, and how long
     until it reaches my credit card?". Ranked by the kept text alone, the bank's processing time was no
-    point; with the closing question counted once more, both refund sections are."""
+    point; with the closing question counted once more, both refund sections are. (Since the closing question's
+    sentences also lead the pruning, 2026-12-02, the kept text finds both too.)"""
     row = next(r for r in eval_questions if r["id"] == "zh-multi-17")
     pruned = prune_message(row["question"])
     router = RuleRouter(kb)
@@ -44,8 +45,26 @@ def test_the_closing_question_finds_what_the_thread_buries(kb, eval_questions):
         hits = [h for h in router.route(pruned.text, query).hits if h.section.id != OUT_OF_SCOPE_SECTION]
         return [h.section.id for h in select_points(hits)]
 
-    assert "refunds.bank-processing" not in points(pruned.text)
     assert set(row["expected_sections"]) <= set(points(pruned.query))
+
+
+def test_a_pasted_thread_s_last_questions_lead_the_pruning():
+    """A thread pasted without paragraph breaks: the customer's questions are the last sentence with a question
+    mark and the asking sentences right before it ("I would like to know if …, and whether I need to pay for
+    sending the broken lamp back."); the sentences that share their words are kept ("The lamp arrived today but
+    the base is cracked")."""
+    thread = ("Hi, I'm forwarding the whole thread below because nobody has helped me yet. From: Northwind Orders. "
+              "Subject: Your order NW-88213 has shipped. Thank you for shopping with Northwind! Track your parcel "
+              "with the link below. If you have any questions, reply to this email or visit our help center. "
+              "From: me. The lamp arrived today but the base is cracked and the shade is dented. I have photos. "
+              "From: me. Still waiting for an answer. I would like to know if I can get a replacement or a refund, "
+              "and whether I need to pay for sending the broken lamp back. Also, how long does the refund take "
+              "once you get it?")
+    pruned = prune_message(thread, max_chars=300)
+    assert pruned.ask == ("I would like to know if I can get a replacement or a refund, and whether I need to pay for "
+                          "sending the broken lamp back. Also, how long does the refund take once you get it?")
+    assert "The lamp arrived today but the base is cracked and the shade is dented." in pruned.text
+    assert "Still waiting for an answer." not in pruned.text
 
 
 LAMP = ("On Nov 2 I ordered a floor lamp (order NW-88812). It arrived on Nov 6 and the switch stopped working on "
