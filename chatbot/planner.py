@@ -195,7 +195,9 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset()) -> l
         chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
                   or h.score >= asked_products[0].score]
     if best.section.category != "warranty":  # a product's name finds its warranty: not asked in another category
-        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked]
+        # (an overview of several categories puts the warranty's lead section level with the best)
+        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
+                  or h.score >= best.score]
     required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]
     rest = [h for h in chosen if h.section.id not in asked][:MAX_POINTS - len(required)]
     return [h for h in chosen if h in required or h in rest]
