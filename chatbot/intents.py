@@ -66,9 +66,9 @@ ONE_SECTION_INTENTS = frozenset(intent for intent, _, _ in _ONE_SECTION_INTENTS)
 
 def overview_categories(question: str) -> list[str]:
     """The categories (one, or up to `OVERVIEW_POINTS` joined by "and", "和" …) ``question`` asks for the overview
-    of: it names them
-    (`_CATEGORY_NAMES`) and has words that ask in general ("policy", "how does … work", "政策") and no word of
-    its own, or nothing but the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask something."""
+    of: it names them (`_CATEGORY_NAMES`) and has words that ask in general ("policy", "how does … work", "政策")
+    and no word of its own, or nothing but the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask
+    something."""
     text = to_simplified(question)
     named = [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I | re.A)]
     if not 1 <= len(named) <= OVERVIEW_POINTS or (len(named) >= 2 and not _CONJUNCTION.search(text)):
