@@ -60,6 +60,10 @@ _CONTACT_DETAILS = re.compile(
     r"number)\s*(?:is|:)?\s*|\b(?:e-?mail|call|text|reach|contact)\s+me\s+(?:at|on)\s+|"
     r"我的(?:邮箱|电子邮件|邮件地址|手机号?码?|电话(?:号码)?)(?:是|：|:)?\s*)?\[(?:email|phone|card)\]", re.I)
 
+# Where the customer bought: "from your store", "on your website", "在你们店", "在你们网站上".
+_SHOP = re.compile(r"\s*\b(from|on|through) (your|the|this) (online )?(store|shop|website|site)\b|"
+                   r"在你们(的)?(店|网店|商店|网站|官网)(里|上)?", re.I)
+
 
 def strip_courtesy(message: str) -> str:
     """``message`` without the courtesy that opens it ("Hi! Quick question: how long do returns take?" asks "how
@@ -73,9 +77,10 @@ def strip_courtesy(message: str) -> str:
 
 
 def plain_message(message: str) -> str:
-    """``message`` as the router reads it: without its opening courtesy (`strip_courtesy`) and without the contact
-    details it gives ("Hi, my email is jo@example.com, how long do refunds take?" asks about refunds)."""
-    return strip_courtesy(_CONTACT_DETAILS.sub("", mask_pii(message)).strip(" ,，;；"))
+    """``message`` as the router reads it: without its opening courtesy (`strip_courtesy`), the contact details it
+    gives ("Hi, my email is jo@example.com, how long do refunds take?" asks about refunds) and where it says it
+    bought ("I purchased a lamp from your store": "store" is the store credit's word)."""
+    return strip_courtesy(_SHOP.sub("", _CONTACT_DETAILS.sub("", mask_pii(message))).strip(" ,，;；"))
 
 
 def asking_clauses(message: str) -> list[str]:

@@ -98,3 +98,10 @@ def test_contact_details_a_customer_gives_are_set_aside():
     assert plain_message("my email is jo@example.com") == plain_message("我的手机号是13800138000") == ""  # asks nothing
     assert shape_mode(plain_message("Can I return a lamp? My card is 4111 1111 1111 1111 and my e-mail is "
                                     "jo@example.com")) == "direct"  # the joining "and" went with the address
+
+
+def test_where_a_customer_bought_is_set_aside():
+    """"I recently purchased a lamp from your store" outlined the store credit ("store") for a return's process."""
+    assert plain_message("I bought a lamp from your store. Can I return it?") == "I bought a lamp. Can I return it?"
+    assert plain_message("我在你们店买的东西能退吗？") == "我买的东西能退吗？"
+    assert plain_message("Can I return it at your store?") == "Can I return it at your store?"  # where, not whence

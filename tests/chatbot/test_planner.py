@@ -86,6 +86,16 @@ def test_changing_an_address_is_not_adding_items(kb, question):
     assert "orders.adding-items" not in [h.section.id for h in _planner_points(kb, question)]
 
 
+def test_a_polite_return_question_outlines_the_return_process(kb):
+    """The story and the courtesy around it ("from your store", "Thank you so much for your time", "possible")
+    outlined the refund method, the store credit and the bank's time, without the return process."""
+    ids = [h.section.id for h in _planner_points(kb, (
+        "Hello, I hope you're doing well. I recently purchased a lamp from your store and unfortunately it does not "
+        "match my decor. I was wondering if it would be possible to return it, and if so, what the process would be. "
+        "Thank you so much for your time."))]
+    assert ids[0] == "returns.process" and not {"refunds.store-credit", "refunds.bank-processing"} & set(ids), ids
+
+
 @pytest.mark.parametrize("question, products", [
     ("How long is the TV warranty and what does it cover?", ["warranty.electronics"]),  # and the furniture's
     ("Is there a physical store? How long is the warranty on a TV?", ["warranty.electronics"]),

@@ -356,6 +356,7 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Will someone need to sign for the package?", "Do you charge sales tax?", "I never got a confirmation email",
     "我没收到确认邮件", "How do I update my credit card?", "How do I update my phone number?", "怎么修改手机号？",
     "Do you have a store near me?", "How do I log out?", "怎么退出登录？",  # store credit; the lockout (both)
+    "Can I return it to the store?",  # the store credit
     "Can you help me write an email to my boss?",  # the email change
     "How do I change my name on my account?",  # the email change
     "Can you hold my order until I get back from vacation?", "Can I add a gift message to my order?",  # the double
