@@ -53,6 +53,8 @@ _ESCALATION_RULES = {
         r"\bsmell(s|ed|ing)?\s+(of\s+|like\s+)?burn(ing|t)\b|\bburning\s+smell\b",
         r"\bsmok(e|es|ing|ed|y)\b(?!\s+(detector|alarm)s?)",
         r"\bspark(s|ing|ed)?\b|\bexplo(ded|sion|de|ding)\b|\bmelt(ed|ing)\b|\boverheat\w*",
+        r"\bbatter(y|ies)\s+(is\s+|are\s+)?(swell\w*|swollen|bulg\w*|puff\w*)|\b(gets|getting|got|runs|running)\s+(very\s+|"
+        r"really\s+|so\s+|too\s+)?hot\b",
         r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*|"
         r"\b(got|get|gets|getting|gave\s+(me|him|her))\s+a\s+shock\b",
         r"\bcut\s+(my|his|her|their|our)\s+(hand|finger|foot|feet|leg|arm|face|head)s?\b",
@@ -73,6 +75,7 @@ _ESCALATION_RULES = {
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
         r"\bi\s+(never|didn'?t|did\s+not)\s+(make|place|authori[sz]e|order)\s+(this|that|these|those|the|any)\s+"
         r"(purchase|order|charge|payment|transaction)s?\b",
+        r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|"
         r"诈骗|欺诈|盗刷|盗用我的|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
     ),
     "legal": _rules(
@@ -111,7 +114,8 @@ _REFUSAL_RULES = {
         r"\b(ignore|disregard|forget)\s+(everything|all|anything)?\s*(the\s+|that\s+)?(above|before|"
         r"you\s+(were|have\s+been)\s+told)\b|\byou\s+are\s+no\s+longer\b|\bact\s+as\s+(my|if\s+you|though\s+you)\b",
         r"\b(enter|switch\s+to|enable|activate)\s+(debug|developer|admin|god|maintenance|test)\s+mode\b",
-        r"\b(i'?m|i\s+am)\s+(the|your)\s+(developer|admin|administrator|system\s+administrator|ceo|founder|president)\b",
+        r"\b(i'?m|i\s+am)\s+(the|your)\s+(developer|admin|administrator|system\s+administrator|ceo|founder|president)\b|"
+        r"\b(i'?m|i\s+am)\s+((the|your)\s+(store|shop)|your)\s+(manager|owner|supervisor)\b",
         r"\bas\s+(an?\s+|the\s+|your\s+)?(admin|administrator|developer),?\s+i\b|\bi\s+authori[sz]e\s+you\s+to\b",
         r"\b(i'?m|i\s+am)\s+((an?\s+)?northwind|one\s+of\s+your|your)\s+(employee|staff|agent|engineer|developer|manager)s?\b|"
         r"\b(i'?m|i\s+am)\s+(from|with)\s+(the\s+)?(fbi|police|irs|government|northwind)\b|"
@@ -128,8 +132,9 @@ _REFUSAL_RULES = {
         r"\b(system|developer)\s+message\b",
         r"\byour\s+(own\s+)?(prompt|instructions|directives|programming|system\s+message)\b",
         r"\bwhat\s+(instructions|rules|prompt)\s+(were|have|did)\s+you\b",
+        r"\b(internal|secret|hidden)\s+(reference|code|id|number|token)s?\b|\bcanary\b",
         r"\b(repeat|print|output|show|reveal)\b.{0,30}\b(text|words|everything|all)\s+(above|before)\b",
-        r"提示词|系统提示|系统指令|(你的|你收到的|给你的)(指令|指示|设定|规则|初始设置)|(内部|隐藏|秘密)(指令|提示)",
+        r"内部(编号|代码|参考号)|提示词|系统提示|系统指令|(你的|你收到的|给你的)(指令|指示|设定|规则|初始设置)|(内部|隐藏|秘密)(指令|提示)",
         r"(重复|输出|显示|打印)(一下)?(上面|以上|前面)的(内容|文字|话)",
     ),
     "other_customer_data": _rules(
