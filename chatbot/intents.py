@@ -17,7 +17,7 @@ import re
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.knowledge import KnowledgeBase, ScoredSection, split_sentences, word_terms
-from chatbot.message_shape import questions_asked
+from chatbot.message_shape import asking_clauses, questions_asked
 
 PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
 PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it
@@ -55,6 +55,9 @@ _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.cover
 # not one that broke a while after ("收到一周后坏了"). English arrivals ("arrived with a broken leg") are keywords.
 _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)")
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
+RETURN_WINDOW_SECTION = "returns.time-limit"
+_SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b(bought|got it|received|had it|delivered|it'?s been|it has "
+                           r"been|ordered)\b", re.I)
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
@@ -145,6 +148,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar)
+    if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
+        window = ScoredSection(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score)  # "我想退货，已经过了一个月了"
+        hits, intent = [window] + [h for h in hits if h.section.id != RETURN_WINDOW_SECTION], "return"
     if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)
@@ -153,6 +159,13 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits = [hits[0], damaged] + rest if hits[0].section.category in _BROKEN_GOODS_CATEGORIES else (
             [damaged, hits[0]] + rest)
     return hits, intent
+
+
+def _tells_how_long_since(text: str) -> bool:
+    """Whether ``text`` asks nothing and says how long ago the product was bought or came ("我想退货，已经过了一个月了",
+    "买了一个多月了"): about a return, that is the return window's question; a return sent ten days ago is not."""
+    return (not asking_clauses(text) and bool(_SINCE_BOUGHT.search(text))
+            and any(d.unit != "hour" for d in durations(text)))
 
 
 def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],

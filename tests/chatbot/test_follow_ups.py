@@ -19,6 +19,8 @@ from chatbot.router import RuleRouter
     # receipt is an uncovered topic, but the return asked about is the question).
     ("How do I reset my password?", "I didn't get the email", "account.password-reset"),  # the email change
     ("怎么重置密码？", "我没收到邮件", "account.password-reset"),  # the bank's processing time
+    # How long ago a product came, after a return asked for, is the window's question (the process: "想退货").
+    ("我想退货", "买了一个多月了", "returns.time-limit"), ("我想退货", "收到40天了", "returns.time-limit"),
     ("Can I return a gift?", "I don't have the receipt", "returns.time-limit"),
     ("我想退货", "多少钱？", "returns.shipping-fees"),
     ("我想注销账户", "需要多久？", "account.deletion"),

@@ -175,6 +175,12 @@ def test_a_product_broken_a_while_after_it_came_is_no_damage_in_transit(kb):
         "warranty.early-defects", "shipping.lost-damaged"]
 
 
+@pytest.mark.parametrize("question", ["I sent the return back 10 days ago", "我一周前寄回了退货",
+                                      "I started a return 3 days ago but lost the label"])
+def test_a_return_sent_a_while_ago_is_no_question_of_the_window(kb, question):
+    assert RuleRouter(kb).route(question).hits[0].section.id == "returns.process"
+
+
 def test_damage_on_arrival_leads_where_the_best_hit_is_no_product_s_section(kb):
     """"电视收到的时候屏幕就碎了" was answered with the refund timing ("时候", tied with the damaged parcels)."""
     route = RuleRouter(kb).route("电视收到的时候屏幕就碎了")
