@@ -21,6 +21,7 @@ from chatbot.router import RuleRouter
     ("怎么重置密码？", "我没收到邮件", "account.password-reset"),  # the bank's processing time
     # How long ago a product came, after a return asked for, is the window's question (the process: "想退货").
     ("我想退货", "买了一个多月了", "returns.time-limit"), ("我想退货", "收到40天了", "returns.time-limit"),
+    ("Can I return my headphones?", "They were a gift", "returns.time-limit"),  # the non-returnable items
     ("Can I return a gift?", "I don't have the receipt", "returns.time-limit"),
     ("我想退货", "多少钱？", "returns.shipping-fees"),
     ("我想注销账户", "需要多久？", "account.deletion"),

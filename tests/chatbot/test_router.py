@@ -258,6 +258,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("What if I lose my return label?", "returns.process"),  # the label's fee
     ("我的快递被别人签收了", "shipping.lost-damaged"), ("Someone else signed for my package", "shipping.lost-damaged"),
     ("订单已经发货了还能取消吗？", "orders.after-shipment"),  # the cancellation window
+    # A gift's return is the return window's (the non-returnable items: "gift cards"; the holiday season).
+    ("I got this as a gift, can I return it?", "returns.time-limit"), ("别人送的礼物能退吗？", "returns.time-limit"),
+    ("Can I return a gift card?", "returns.non-returnable"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
