@@ -151,6 +151,8 @@ def test_points_keep_to_the_question(kb, eval_questions):
     # Who pays to ship it back: the return fees by 1.16x over the refund of shipping charges, under the margin.
     ("I ordered a desk last week and it arrived with a scratch. Can I get a replacement, and do I have to pay for "
      "shipping it back?", {"shipping.lost-damaged", "returns.shipping-fees"}),
+    # "需要自己付运费吗？" after "我想退货" found standard shipping ("运费") for its own question.
+    ("我想退货，需要自己付运费吗？多久能退款？", {"returns.shipping-fees", "refunds.timing"}),
 ])
 def test_each_question_of_another_category_gets_its_section(kb, question, wanted):
     """Two questions in one message, each answered by a section of its own category: the second category's

@@ -262,6 +262,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("I got this as a gift, can I return it?", "returns.time-limit"), ("别人送的礼物能退吗？", "returns.time-limit"),
     ("Can I return a gift card?", "returns.non-returnable"),
     ("My order total was $45, why did I pay shipping?", "shipping.standard"),  # the return label's fee
+    ("退货需要自己付运费吗？", "returns.shipping-fees"), ("买东西需要自己付运费吗？", "shipping.standard"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
