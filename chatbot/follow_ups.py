@@ -71,8 +71,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
         return None  # a topic of its own ("I want to delete my account" after a password reset)
     tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset
         h.section.category == hits[0].section.category and h.score >= FOLLOW_UP_OWN_SHARE * bar for h in own_hits)
-    if not (asks_about_the_topic(message) or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar or tells_more or (
-            weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
+    if not (asks_about_the_topic(message) or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
+            or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
     topic = kb.search(previous, lang=lang, k=1)
     if own_hits and (weak or asks_about_the_topic(message)) and topic and not _all_words_in(message, _HOW_LONG_WORDS):

@@ -53,8 +53,8 @@ _ESCALATION_RULES = {
         r"\bsmell(s|ed|ing)?\s+(of\s+|like\s+)?burn(ing|t)\b|\bburning\s+smell\b",
         r"\bsmok(e|es|ing|ed|y)\b(?!\s+(detector|alarm)s?)",
         r"\bspark(s|ing|ed)?\b|\bexplo(ded|sion|de|ding)\b|\bmelt(ed|ing)\b|\boverheat\w*",
-        r"\bbatter(y|ies)\s+(is\s+|are\s+)?(swell\w*|swollen|bulg\w*|puff\w*)|\b(gets|getting|got|runs|running)\s+(very\s+|"
-        r"really\s+|so\s+|too\s+)?hot\b",
+        r"\bbatter(y|ies)\s+(is\s+|are\s+)?(swell\w*|swollen|bulg\w*|puff\w*)|"
+        r"\b(gets|getting|got|runs|running)\s+(very\s+|really\s+|so\s+|too\s+)?hot\b",
         r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*|"
         r"\b(got|get|gets|getting|gave\s+(me|him|her))\s+a\s+shock\b",
         r"\bcut\s+(my|his|her|their|our)\s+(hand|finger|foot|feet|leg|arm|face|head)s?\b",
@@ -114,7 +114,8 @@ _REFUSAL_RULES = {
         r"\b(ignore|disregard|forget)\s+(everything|all|anything)?\s*(the\s+|that\s+)?(above|before|"
         r"you\s+(were|have\s+been)\s+told)\b|\byou\s+are\s+no\s+longer\b|\bact\s+as\s+(my|if\s+you|though\s+you)\b",
         r"\b(enter|switch\s+to|enable|activate)\s+(debug|developer|admin|god|maintenance|test)\s+mode\b",
-        r"\b(i'?m|i\s+am)\s+(the|your)\s+(developer|admin|administrator|system\s+administrator|ceo|founder|president)\b|"
+        r"\b(i'?m|i\s+am)\s+(the|your)\s+(developer|admin|administrator|system\s+administrator|ceo|founder|"
+        r"president)\b|"
         r"\b(i'?m|i\s+am)\s+((the|your)\s+(store|shop)|your)\s+(manager|owner|supervisor)\b",
         r"\bas\s+(an?\s+|the\s+|your\s+)?(admin|administrator|developer),?\s+i\b|\bi\s+authori[sz]e\s+you\s+to\b",
         r"\b(i'?m|i\s+am)\s+((an?\s+)?northwind|one\s+of\s+your|your)\s+(employee|staff|agent|engineer|developer|manager)s?\b|"

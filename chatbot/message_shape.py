@@ -19,17 +19,17 @@ _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": sever
 # question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).
 _CLAUSE = re.compile(r"(?:[^,，、;；:：.。!！?？]|[.:](?=\S))+[,，、;；:：.。!！?？]*")  # "$5.99", "8:00" end no clause
 _ASKING_WORDS = re.compile(
-    r"^\W*((and|or|but|also|plus)\s+)?(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|will|would|should|may|"
-    r"i('m| am| was) wondering|i wonder|i'?d like to know|i would like to know|i want to know|please let me know|"
-    r"whether)\b|"
+    r"^\W*((and|or|but|also|plus)\s+)?(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|"
+    r"will|would|should|may|i('m| am| was) wondering|i wonder|i'?d like to know|i would like to know|i want to know|"
+    r"please let me know|whether)\b|"
     r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|几|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
 _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
     r"what now|what happened|why|how come|help( me)?|any ideas)\W*$|"
     r"^\W*(那|那么|请问)?(我)?(该)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事)(呢|啊|呀)?\W*$", re.I)
 _JOINED_QUESTION = re.compile(
-    r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|whether|can|could|do|does|is|are|will|would|should|"
-    r"(?:i\s+)?(?:want|need|would\s+like)\s+to\s+know|get)\b)"
+    r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|whether|can|could|do|does|is|are|will|would|"
+    r"should|(?:i\s+)?(?:want|need|would\s+like)\s+to\s+know|get)\b)"
     r"|还有|另外", re.I)
 _CONDITION = re.compile(r"^\W*(if|when|once|after|如果|要是|假如|万一)", re.I)  # "If I cancel, ...": part of what it asks
 _JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时|分别|各自", re.I)

@@ -80,7 +80,8 @@ def test_courtesy_that_closes_a_message_is_set_aside():
 
 
 def test_an_indirect_question_asks():
-    assert asking_clauses("I bought a lamp. I was wondering if I can return it.") == [" I was wondering if I can return it."]
+    assert asking_clauses("I bought a lamp. I was wondering if I can return it.") == [
+        " I was wondering if I can return it."]
     assert asking_clauses("I'd like to know the return window.") == ["I'd like to know the return window."]
     assert questions_asked("I'd like to know if I can get a refund, and whether I need to pay for the label.") == [
         "I'd like to know if I can get a refund,", "whether I need to pay for the label."]
