@@ -92,7 +92,8 @@ def prune_message(text: str, max_chars: int = PRUNE_OVER_CHARS) -> PrunedMessage
     num_sentences = len(sentences)
     sentences = list(dict.fromkeys(s.strip() for s in sentences))  # a thread quotes the same lines again and again
     ask = closing_question(text, max_chars)
-    questions = [i for i, s in enumerate(sentences) if _asks(s) or (ask and s in ask)] or [len(sentences) - 1]
+    asked = {s.strip() for s in split_sentences(ask)}  # the closing question's sentences lead, as questions do
+    questions = [i for i, s in enumerate(sentences) if _asks(s) or s in asked] or [len(sentences) - 1]
     vectors = _tfidf([tokenize(s) for s in sentences])
     query: Counter = Counter()
     for i in questions:
