@@ -345,13 +345,13 @@ class Planner:
         lang = route.lang
         hits = [h for h in route.hits if h.section.id != OUT_OF_SCOPE_SECTION]  # describes the assistant, not a policy
         # The key points are fixed by retrieval (`select_points`); the model picks the category, among those
-        # of the top sections. Letting it choose the points, or how many, was measured worse: it always took
-        # the shortest list (see README). The prompt offers the hits down to the last point as candidates.
+        # of the points (offering the top hits' too let it name one no point is in: "shipping" for an email
+        # change). Letting it choose the points, or how many, was measured worse: it always took the shortest
+        # list (see README). The prompt offers the hits down to the last point as candidates.
         points = select_points(hits, asked)
         candidates = [h.section for h in hits[:hits.index(points[-1]) + 1]]
         titles = [s.title for s in candidates]
-        labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang)
-                                    for h in [*hits[:2], *points]))
+        labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang) for h in points))
         point_lists = [[h.section.title for h in points]]
         schema = {
             "type": "object",
