@@ -69,13 +69,14 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     own, weak = own_score.get(hits[0].section.id, 0.0), not own_hits or own_hits[0].score < bar
     if own_hits and own_hits[0].score >= NEW_TOPIC_SHARE * bar and own_hits[0].section.id != hits[0].section.id:
         return None  # a topic of its own ("I want to delete my account" after a password reset)
+    about_it = asks_about_the_topic(message)
     tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset
         h.section.category == hits[0].section.category and h.score >= FOLLOW_UP_OWN_SHARE * bar for h in own_hits)
-    if not (asks_about_the_topic(message) or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
+    if not (about_it or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
             or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
     topic = kb.search(previous, lang=lang, k=1)
-    if own_hits and (weak or asks_about_the_topic(message)) and topic and not _all_words_in(message, _HOW_LONG_WORDS):
+    if own_hits and (weak or about_it) and topic and not _all_words_in(message, _HOW_LONG_WORDS):
         category = topic[0].section.category
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
                                      * (h.section.category == category)) for h in hits), key=lambda h: -h.score)

@@ -62,7 +62,8 @@ _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
-    ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A), "returns.time-limit"),
+    ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A),
+     RETURN_WINDOW_SECTION),
 )
 
 ONE_SECTION_INTENTS = frozenset(intent for intent, _, _ in _ONE_SECTION_INTENTS)

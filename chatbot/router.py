@@ -71,9 +71,10 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     searched = follow_up_hits(kb, message, previous, lang, k)
     query = message if searched is None else f"{previous}\n{message}"
     searched = kb.search(query, lang=lang, k=k) if searched is None else searched
-    hits, intent = intent_hits(kb, question, lang, searched, in_scope_bar(query, lang))
+    bar = in_scope_bar(query, lang)
+    hits, intent = intent_hits(kb, question, lang, searched, bar)
     if intent is None and query != message:  # a follow-up ("I don't have the receipt" after "Can I return a gift?"):
-        topic_hits, topic_intent = intent_hits(kb, query, lang, searched, in_scope_bar(query, lang))
+        topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)
         if topic_intent in ONE_SECTION_INTENTS:  # the previous message's return or refund
             hits, intent = topic_hits, topic_intent
     if intent is None and shape_mode(question) == "direct":
