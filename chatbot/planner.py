@@ -178,18 +178,23 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     return asked
 
 
-def select_points(hits: list[ScoredSection], asked: set[str] = frozenset()) -> list[ScoredSection]:
+def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(),
+                  phrased: set[str] = frozenset()) -> list[ScoredSection]:
     """The outline's key points, in rank order: the best hit, then the hits of its category scoring at least
     `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
     hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
     An answer keeps to one category unless another section matches about as well or answers a question of
-    its own, and to the product's warranty a question asks for, where one does ("How long is the TV warranty and
+    its own; where the best hit has a keyword phrase in the message (``phrased``, `KnowledgeBase.phrase_sections`),
+    another category's hit needs one too ("I lost my phone and can't get my 2FA code" is not about promo codes,
+    which share only the word "code"), and to the product's warranty a question asks for, where one does ("How long is the TV warranty and
     what does it cover?" is not about furniture)."""
     if not hits:
         return []
     best = hits[0]
     chosen = [h for h in hits if h.section.id in asked or h.score >= best.score * (
-        SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)]
+        SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)
+        and (h.section.category == best.section.category or best.section.id not in phrased
+             or h.section.id in phrased)]
     asked_products = [h for h in chosen if h.section.id in PRODUCT_SECTIONS and h.section.id in asked]
     if len(asked_products) == 1:  # another product's warranty stays only where it scores as well (an overview)
         chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
@@ -348,7 +353,7 @@ class Planner:
         # of the points (offering the top hits' too let it name one no point is in: "shipping" for an email
         # change). Letting it choose the points, or how many, was measured worse: it always took the shortest
         # list (see README). The prompt offers the hits down to the last point as candidates.
-        points = select_points(hits, asked)
+        points = select_points(hits, asked, self.kb.phrase_sections(question, lang))
         candidates = [h.section for h in hits[:hits.index(points[-1]) + 1]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang) for h in points))
