@@ -54,6 +54,9 @@ _PRICED_POLICY = re.compile(
     r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折|寄|送货", re.I)
 # How many sections a message's retrieval keeps: the outline's candidates, and the ones a phrase can move first.
 SEARCH_DEPTH = 8
+# A phrase in the story around a question that has none ("I bought a gift card, can I get a refund on it?") puts its
+# section first where it scores this near the best hit.
+STORY_PHRASE_SHARE = 0.9
 
 def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None, lang: str | None = None,
              k: int = SEARCH_DEPTH) -> tuple[str, str, list[ScoredSection], str | None]:
@@ -63,7 +66,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     sections first): what every router routes on, and the agents' policy lookup. A message
     that asks one thing puts the sections with a keyword phrase in its question first: the phrase says what it
     asks ("Will someone need to sign for the package?" is about a signature, an uncovered topic, not about
-    signing in; "What is your email address?" asks for the agents, not for changing an account's email)."""
+    signing in; "What is your email address?" asks for the agents, not for changing an account's email), or, where
+    its question has none, the top hit with a phrase in the story around it that scores near the best
+    (`STORY_PHRASE_SHARE`: "I bought a gift card, can I get a refund on it?")."""
     lang = lang or detect_lang(question)
     question = plain_message(correct_typos(question, kb.words(lang)))
     query = plain_message(correct_typos(query, kb.words(lang))) if query else None
@@ -78,7 +83,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         if topic_intent in ONE_SECTION_INTENTS:  # the previous message's return or refund
             hits, intent = topic_hits, topic_intent
     if intent is None and shape_mode(question) == "direct":
-        phrased = kb.phrase_sections(asked_part(question), lang)
+        phrased = kb.phrase_sections(asked_part(question), lang) or {
+            h.section.id for h in hits[:2] if h.section.id in kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
+            and h.score >= STORY_PHRASE_SHARE * hits[0].score}
         hits = [h for h in hits if h.section.id in phrased] + [h for h in hits if h.section.id not in phrased]
     return lang, query, hits, intent
 
