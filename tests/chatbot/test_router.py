@@ -266,6 +266,8 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # A phrase in the story of a question without one (2026-12-03; the refund method, the first two; the third by 4%).
     ("I bought a gift card, can I get a refund on it?", "returns.non-returnable"),
     ("我买了一张礼品卡，可以退款吗？", "returns.non-returnable"), ("礼品卡可以退吗？", "returns.non-returnable"),
+    # An opened speaker's fee ("开过封" had no phrase: express shipping for "扣多少钱"; the non-returnable items).
+    ("我想退一个开过封的蓝牙音箱，要扣多少钱？", "returns.restocking-fee"), ("开过封的音箱能退吗？", "returns.restocking-fee"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
