@@ -268,6 +268,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("我买了一张礼品卡，可以退款吗？", "returns.non-returnable"), ("礼品卡可以退吗？", "returns.non-returnable"),
     # An opened speaker's fee ("开过封" had no phrase: express shipping for "扣多少钱"; the non-returnable items).
     ("我想退一个开过封的蓝牙音箱，要扣多少钱？", "returns.restocking-fee"), ("开过封的音箱能退吗？", "returns.restocking-fee"),
+    ("我的快递被偷了怎么办？", "shipping.lost-damaged"),  # refused ("被偷" was no phrase)
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
