@@ -57,6 +57,11 @@ _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.cover
 _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)")
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"
+CANCELLATION_SECTION = "orders.cancellation"
+AFTER_SHIPMENT_SECTION = "orders.after-shipment"
+# A delivered order is past cancelling: "I changed my mind about the sofa, it was delivered yesterday" is a return.
+_DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\b(it|they|order|package|parcel) "
+                        r"(arrived|came)\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了", re.I)
 _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b(bought|got it|received|had it|delivered|it'?s been|it has "
                            r"been|ordered)\b", re.I)
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
@@ -144,7 +149,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     "运费能退吗？", the parcels damaged in transit for "It arrived broken"). Another category's section joins
     the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
     ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in. A product broken when
-    it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score."""
+    it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score; a cancellation of an
+    order that was delivered (`_DELIVERED`) is past cancelling: the return window and what to do after shipment."""
     text = to_simplified(question)
     past_the_window = _past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
@@ -153,6 +159,12 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         window = ScoredSection(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score)  # "我想退货，已经过了一个月了"
         hits, intent = [window] + [h for h in hits if h.section.id != RETURN_WINDOW_SECTION], "return"
+    if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _DELIVERED.search(text):
+        # past cancelling: the return window, and what to do after shipment, in the cancellation's place
+        lead = [ScoredSection(kb.get(i, lang), hits[0].score) for i in (RETURN_WINDOW_SECTION, AFTER_SHIPMENT_SECTION)]
+        hits = lead + [h for h in hits if h.section.id not in (RETURN_WINDOW_SECTION, AFTER_SHIPMENT_SECTION,
+                                                                 CANCELLATION_SECTION)]
+        intent = "return"
     if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)

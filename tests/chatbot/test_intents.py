@@ -224,3 +224,16 @@ def test_an_intent_s_outline_keeps_to_its_category(kb):
     route = RuleRouter(kb).route("我收到一个搅拌机作为礼物，不想要，没有收据能退吗？")
     points = select_points([h for h in route.hits if h.section.id != "contact.scope"])
     assert points[0].section.id == "returns.time-limit" and {p.section.category for p in points} == {"returns"}
+
+
+@pytest.mark.parametrize("question", ["I changed my mind about the sofa, it was delivered yesterday. What now?",
+                                      "The order was delivered, can I still cancel?", "沙发已经送到了，我不想要了，能取消吗？"])
+def test_cancelling_a_delivered_order_is_a_return(kb, question):
+    """"changed my mind" and "cancel" are the cancellation's words: it led (and the address change followed)."""
+    route = RuleRouter(kb).route(question)
+    ids = [h.section.id for h in route.hits]
+    assert ids[:2] == ["returns.time-limit", "orders.after-shipment"] and "orders.cancellation" not in ids
+
+
+def test_cancelling_an_order_not_yet_delivered_stays_a_cancellation(kb):
+    assert RuleRouter(kb).route("I changed my mind, can I cancel my order?").hits[0].section.id == "orders.cancellation"
