@@ -184,10 +184,10 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(),
     `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
     hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
     An answer keeps to one category unless another section matches about as well or answers a question of
-    its own; where the best hit has a keyword phrase in the message (``phrased``, `KnowledgeBase.phrase_sections`),
-    another category's hit needs one too ("I lost my phone and can't get my 2FA code" is not about promo codes,
-    which share only the word "code"), and to the product's warranty a question asks for, where one does ("How long is the TV warranty and
-    what does it cover?" is not about furniture)."""
+    its own (where the best hit has a keyword phrase in the message, ``phrased``, `KnowledgeBase.phrase_sections`,
+    another category's hit needs one too: "I lost my phone and can't get my 2FA code" is not about promo codes,
+    which share only the word "code"), and to the product's warranty a question asks for, where one does ("How
+    long is the TV warranty and what does it cover?" is not about furniture)."""
     if not hits:
         return []
     best = hits[0]

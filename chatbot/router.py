@@ -83,9 +83,11 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         if topic_intent in ONE_SECTION_INTENTS:  # the previous message's return or refund
             hits, intent = topic_hits, topic_intent
     if intent is None and shape_mode(question) == "direct":
-        phrased = kb.phrase_sections(asked_part(question), lang) or {
-            h.section.id for h in hits[:2] if h.section.id in kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
-            and h.score >= STORY_PHRASE_SHARE * hits[0].score}
+        phrased = kb.phrase_sections(asked_part(question), lang)
+        if not phrased:  # the story's phrases, for a top-two hit near the best
+            story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
+            phrased = {h.section.id for h in hits[:2] if h.section.id in story
+                       and h.score >= STORY_PHRASE_SHARE * hits[0].score}
         hits = [h for h in hits if h.section.id in phrased] + [h for h in hits if h.section.id not in phrased]
     return lang, query, hits, intent
 
