@@ -24,7 +24,6 @@
 #endif
 
 namespace {
-constexpr int64_t kTile = 16;       // output channels per packed weight tile, and rows per AMX tile
 constexpr int64_t kKStep = 32;      // inputs per TDPBF16PS
 constexpr int64_t kBlockRows = 32;  // two A tiles
 constexpr int64_t kBlockCols = 32;  // two B tiles

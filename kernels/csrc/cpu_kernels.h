@@ -1,5 +1,5 @@
-// The CPU kernels built into one extension module (see kernels/cpu_extension.py). Only bindings.cpp
-// includes <torch/extension.h>; the kernels use ATen's per-operator headers, which compile ~6x faster.
+// The CPU kernels built into one extension module (see kernels/cpu_extension.py), as one translation unit
+// (bindings.cpp apart). The kernels use ATen's per-operator headers, which compile ~6x faster than libtorch's.
 #pragma once
 #include <ATen/Parallel.h>
 #include <ATen/core/Tensor.h>
@@ -23,9 +23,11 @@ inline void rms_norm_row(const float* x, const float* scale, float eps, int64_t 
 
 // The int8 weight layout of kernels/w8a8_matmul_cpu.py, shared by the VNNI and AMX matmuls: uint8
 // [tiles, K/4, 16, 4] (weight + 128) and fp16 scales [tiles, groups, 16].
+constexpr int64_t kTile = 16;  // output channels per packed weight tile (and rows per AMX tile)
+
 inline void check_packed_weight(const at::Tensor& packed, const at::Tensor& packed_scale) {
   TORCH_CHECK(packed.dim() == 4 && packed.scalar_type() == at::kByte && packed.is_contiguous() &&
-                  packed.size(2) == 16 && packed.size(3) == 4,
+                  packed.size(2) == kTile && packed.size(3) == 4,
               "packed weight must be contiguous uint8 [tiles, K/4, 16, 4]");
   TORCH_CHECK(packed_scale.dim() == 3 && packed_scale.scalar_type() == at::kHalf && packed_scale.is_contiguous() &&
                   packed_scale.size(0) == packed.size(0) && packed_scale.size(2) == 16,

@@ -27,7 +27,7 @@
 namespace {
 
 using attention_span::kSpan;
-constexpr int64_t kRowBlock = 8;  // query rows per task, times the query heads of one KV head
+constexpr int64_t kQueryRowBlock = 8;  // query rows per task, times the query heads of one KV head
 constexpr int64_t kLanes = 16;    // query heads are padded to a multiple of this (one AVX-512 register, two AVX2)
 
 struct Task {
@@ -146,19 +146,19 @@ void attend_prefill(const float* q, const KV* k_cache, const KV* v_cache, const 
   const int64_t group = num_heads / num_kv_heads;
   std::vector<Task> tasks;
   for (int64_t s = 0; s < num_seqs; ++s)
-    for (int64_t r = cu_seqlens[s]; r < cu_seqlens[s + 1]; r += kRowBlock)
+    for (int64_t r = cu_seqlens[s]; r < cu_seqlens[s + 1]; r += kQueryRowBlock)
       for (int64_t h = 0; h < num_kv_heads; ++h)
-        tasks.push_back({s, r, std::min<int64_t>(kRowBlock, cu_seqlens[s + 1] - r), h});
+        tasks.push_back({s, r, std::min<int64_t>(kQueryRowBlock, cu_seqlens[s + 1] - r), h});
   // Later rows see more keys; the cores take contiguous ranges of tasks, so interleave cheap and dear ones.
   const int64_t num_tasks = static_cast<int64_t>(tasks.size());
   std::vector<int64_t> order(num_tasks);
   for (int64_t i = 0; i < num_tasks; ++i) order[i] = i % 2 == 0 ? i / 2 : num_tasks - 1 - i / 2;
   at::parallel_for(0, num_tasks, 1, [&](int64_t begin, int64_t end) {
-    const int64_t max_heads = kRowBlock * group, lanes = (max_heads + kLanes - 1) / kLanes * kLanes;
+    const int64_t max_heads = kQueryRowBlock * group, lanes = (max_heads + kLanes - 1) / kLanes * kLanes;
     std::vector<float> qt(D * lanes), keys(kSpan * D), values(kSpan * D), scores(kSpan * lanes), acc(max_heads * D);
     std::vector<float> running_max(lanes), running_sum(lanes), rescale(lanes);
     std::vector<int32_t> from(lanes), to(lanes);  // lanes past M see nothing
-    std::vector<int64_t> position(kRowBlock), first_key(kRowBlock);
+    std::vector<int64_t> position(kQueryRowBlock), first_key(kQueryRowBlock);
     for (int64_t i = begin; i < end; ++i) {
       const Task& task = tasks[order[i]];
       const int64_t M = task.num_rows * group, L = (M + kLanes - 1) / kLanes * kLanes;

@@ -33,7 +33,6 @@
 namespace {
 constexpr float kInt8Max = 127.f;
 constexpr float kMinAbsMax = 1e-30f;
-constexpr int64_t kTile = 16;  // output channels per packed tile
 constexpr int kRowBlock = 4;
 // The first row block reads each weight line from memory; asking for the line this far ahead keeps loads in
 // flight while the dots run (15-25% faster for 1 to 4 rows, ~10% for 16; 1 KB and 8 KB measured a bit worse).

@@ -1,6 +1,7 @@
-"""The C++ CPU kernels' build: per-CPU naming and recovery from a build killed mid-way."""
+"""The C++ CPU kernels' build: per-CPU naming, one translation unit, and recovery from a build killed mid-way."""
 import os
 import time
+from pathlib import Path
 
 from kernels import cpu_extension
 
@@ -32,7 +33,14 @@ def test_the_build_is_keyed_by_the_cpu_and_the_instruction_set(monkeypatch):
     assert cpu_extension._march() == "native"
     monkeypatch.setenv("SUPPORTDESK_CPU_MARCH", " x86-64-v3 ")
     assert cpu_extension._march() == "x86-64-v3"
-    assert all(path.endswith(".cpp") for path in cpu_extension.SOURCES) and len(cpu_extension.SOURCES) >= 3
+    assert len(cpu_extension.KERNEL_SOURCES) >= 3 and cpu_extension.BINDINGS not in cpu_extension.KERNEL_SOURCES
+
+
+def test_the_kernels_are_built_as_one_translation_unit(tmp_path):
+    unity = Path(cpu_extension._unity_source(tmp_path))
+    assert unity.read_text().count("#include") == len(cpu_extension.KERNEL_SOURCES)
+    modified = unity.stat().st_mtime_ns
+    assert cpu_extension._unity_source(tmp_path) == str(unity) and unity.stat().st_mtime_ns == modified  # untouched
 
 
 def test_without_a_compiler_the_engine_keeps_the_pytorch_ops(monkeypatch):
