@@ -17,7 +17,8 @@ _QUESTION_MARKS = re.compile(r"[?？]+")  # "??" is one question, asked louder
 _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics
 # A clause ends at a comma, a semicolon or a sentence's end; it asks when it ends in a question mark or has a
 # question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).
-_CLAUSE = re.compile(r"(?:[^,，、;；:：.。!！?？]|[.:](?=\S))+[,，、;；:：.。!！?？]*")  # "$5.99", "8:00" end no clause
+_CLAUSE = re.compile(r"(?:[^,，、;；:：.。!！?？]|[.:](?=\S)|(?<=\d),(?=\d{3}\b))+[,，、;；:：.。!！?？]*")
+# ("$5.99", "8:00" and "$1,200" end no clause)
 _ASKING_WORDS = re.compile(
     r"^\W*((and|or|but|also|plus)\s+)?(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|"
     r"will|would|should|may|i('m| am| was) wondering|i wonder|i'?d like to know|i would like to know|i want to know|"

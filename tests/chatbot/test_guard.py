@@ -180,6 +180,9 @@ NOT_REFUSALS = [
     "Can this lamp act as a night light?", "你不是说30天内可以退吗？", "Forget it, I found the tracking number",
     "My son placed an order, can he cancel his order?", "Hi Anna, my husband wants to cancel his order",
     "Can My Husband cancel his order?", "Do Apple Pay users get their refund faster?",
+    # A relative or a friend the customer names (2026-12-03: refused as another customer's data).
+    "My Wife Jane wants her order cancelled", "My wife Jane Smith wants her order cancelled",
+    "My friend Tom Baker says his order is late, what can he do?",
 ]
 
 

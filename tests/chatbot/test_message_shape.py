@@ -50,6 +50,10 @@ def test_asking_clauses_and_questions():
         " can I return it for free,", "how long will the refund take?"]
     assert questions_asked("问题：退货要多久？运费谁出？") == ["退货要多久？", "运费谁出？"]
     assert asking_clauses("Do you ship before 8:00 pm?") == ["Do you ship before 8:00 pm?"]
+    # Nor does a thousands separator ("$1,200" asked two questions, and the sofa's warranty joined the installments).
+    assert questions_asked("Can I split my payment for a $1,200 sofa?") == ["Can I split my payment for a $1,200 sofa?"]
+    assert questions_asked("Is Klarna only up to $1,000, and what does express cost?") == [
+        "Is Klarna only up to $1,000,", "what does express cost?"]
     # "and get" starts a second request ("Can I cancel my order and get a refund to my gift card?" lost the
     # cancellation among its points, 2026-12-02).
     assert questions_asked("Can I cancel my order and get a refund to my gift card?") == [

@@ -269,6 +269,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # An opened speaker's fee ("开过封" had no phrase: express shipping for "扣多少钱"; the non-returnable items).
     ("我想退一个开过封的蓝牙音箱，要扣多少钱？", "returns.restocking-fee"), ("开过封的音箱能退吗？", "returns.restocking-fee"),
     ("我的快递被偷了怎么办？", "shipping.lost-damaged"),  # refused ("被偷" was no phrase)
+    # Another size or color is an exchange (2026-12-03; "change ... before it ships" found the address change).
+    ("Is it possible to change the size of the shirt I ordered before it ships?", "returns.exchanges"),
+    ("I ordered the wrong size, can I change it?", "returns.exchanges"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
