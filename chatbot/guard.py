@@ -164,8 +164,9 @@ _REFUSAL_RULES = {
         # relative or a friend the customer names ("My wife Jane Smith wants her order cancelled").
         r"(?<!wife )(?<!husband )(?<!partner )(?<!son )(?<!daughter )(?<!mom )(?<!mother )(?<!dad )(?<!father )"
         r"(?<!sister )(?<!brother )(?<!friend )"
-        r"(?-i:\b(?!(?:Wife|Husband|Partner|Son|Daughter|Mom|Mother|Dad|Father|Sister|Brother|Friend|Black|Cyber|New|Christmas|Apple|Google|Samsung|American|Northwind|Klarna|Pay|Can|Could|What|"
-        r"Where|When|How|Why|Is|Are|Do|Does|Hi|Hello|Hey|Thanks|Dear|My|Your|Our|The|This|That|Please)\b)[A-Z][a-z]+\s+"
+        r"(?-i:\b(?!(?:Wife|Husband|Partner|Son|Daughter|Mom|Mother|Dad|Father|Sister|Brother|Friend|"
+        r"Black|Cyber|New|Christmas|Apple|Google|Samsung|American|Northwind|Klarna|Pay|Can|Could|What|Where|When|"
+        r"How|Why|Is|Are|Do|Does|Hi|Hello|Hey|Thanks|Dear|My|Your|Our|The|This|That|Please)\b)[A-Z][a-z]+\s+"
         r"[A-Z][a-z]+\b)[^.?!]{0,40}"
         r"\b(his|her|their)\s+(order|account|address|e-?mail|phone|password|purchase|card|details|information|data)\b",
     ),

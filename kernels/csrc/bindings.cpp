@@ -1,4 +1,5 @@
-// pybind11 with PyTorch's tensor casters: <torch/extension.h> (all of libtorch's C++ API) took 45 s to compile, this 21 s.
+// pybind11 with PyTorch's tensor casters: <torch/extension.h> (all of libtorch's C++ API) took 45 s to
+// compile, this 21 s.
 #include <torch/csrc/utils/pybind.h>
 
 #include "cpu_kernels.h"

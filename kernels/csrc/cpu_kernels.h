@@ -1,5 +1,5 @@
-// The CPU kernels built into one extension module (see kernels/cpu_extension.py), as one translation unit
-// (bindings.cpp apart). The kernels use ATen's per-operator headers, which compile ~6x faster than libtorch's.
+// The CPU kernels built into one extension module (see kernels/cpu_extension.py), most of them as one
+// translation unit. The kernels use ATen's per-operator headers, which compile ~6x faster than libtorch's.
 #pragma once
 #include <ATen/Parallel.h>
 #include <ATen/core/Tensor.h>
@@ -30,7 +30,7 @@ inline void check_packed_weight(const at::Tensor& packed, const at::Tensor& pack
                   packed.size(2) == kTile && packed.size(3) == 4,
               "packed weight must be contiguous uint8 [tiles, K/4, 16, 4]");
   TORCH_CHECK(packed_scale.dim() == 3 && packed_scale.scalar_type() == at::kHalf && packed_scale.is_contiguous() &&
-                  packed_scale.size(0) == packed.size(0) && packed_scale.size(2) == 16,
+                  packed_scale.size(0) == packed.size(0) && packed_scale.size(2) == kTile,
               "packed scales must be contiguous fp16 [tiles, groups, 16]");
 }
 
