@@ -272,6 +272,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # Another size or color is an exchange (2026-12-03; "change ... before it ships" found the address change).
     ("Is it possible to change the size of the shirt I ordered before it ships?", "returns.exchanges"),
     ("I ordered the wrong size, can I change it?", "returns.exchanges"),
+    # Charged before it shipped is the charge's timing (standard dispatch before: "shipped"); cancelled and
+    # charged is the authorization hold (the cancellation before).
+    ("I got charged but my order hasn't shipped yet, why?", "payment.charge-timing"),
+    ("订单还没发货，为什么已经扣钱了？", "payment.charge-timing"), ("订单取消了但是已经扣钱了", "payment.double-charge"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
