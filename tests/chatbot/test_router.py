@@ -276,6 +276,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # charged is the authorization hold (the cancellation before).
     ("I got charged but my order hasn't shipped yet, why?", "payment.charge-timing"),
     ("订单还没发货，为什么已经扣钱了？", "payment.charge-timing"), ("订单取消了但是已经扣钱了", "payment.double-charge"),
+    # Sweep 63: "charge" found the charge's timing, "什么时候" the dispatch.
+    ("Do you charge for shipping if my order is $49?", "shipping.standard"),
+    ("Do you charge for shipping on returns?", "returns.shipping-fees"),
+    ("圣诞节前买的东西什么时候之前可以退？", "returns.holiday-season"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
