@@ -102,6 +102,10 @@ _ESCALATION_RULES = {
     ),
 }
 
+# People a customer names as their own ("My wife Jane Smith wants her order cancelled"): not another customer.
+_RELATIVES = ("wife", "husband", "partner", "son", "daughter", "mom", "mother", "dad", "father", "sister", "brother",
+              "friend")
+
 _REFUSAL_RULES = {
     "prompt_injection": _rules(
         r"\b(ignore|disregard|forget|override|bypass)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+|my\s+)?"
@@ -162,9 +166,8 @@ _REFUSAL_RULES = {
         r"Father|Valentine|Easter|Apple|Google|Samsung|American|Northwind|Klarna)\b)[A-Z][a-z]+\s+[A-Z][a-z]+)\b",
         # ... and a named person with his, her or their data ("what address John Smith used for his order"); not a
         # relative or a friend the customer names ("My wife Jane Smith wants her order cancelled").
-        r"(?<!wife )(?<!husband )(?<!partner )(?<!son )(?<!daughter )(?<!mom )(?<!mother )(?<!dad )(?<!father )"
-        r"(?<!sister )(?<!brother )(?<!friend )"
-        r"(?-i:\b(?!(?:Wife|Husband|Partner|Son|Daughter|Mom|Mother|Dad|Father|Sister|Brother|Friend|"
+        "".join(rf"(?<!{word} )" for word in _RELATIVES)  # "my wife Jane Smith"; "My Wife Jane" just below
+        + r"(?-i:\b(?!(?:" + "|".join(word.capitalize() for word in _RELATIVES) + "|"
         r"Black|Cyber|New|Christmas|Apple|Google|Samsung|American|Northwind|Klarna|Pay|Can|Could|What|Where|When|"
         r"How|Why|Is|Are|Do|Does|Hi|Hello|Hey|Thanks|Dear|My|Your|Our|The|This|That|Please)\b)[A-Z][a-z]+\s+"
         r"[A-Z][a-z]+\b)[^.?!]{0,40}"

@@ -1,4 +1,4 @@
-"""The C++ CPU kernels' build: per-CPU naming, one translation unit, and recovery from a build killed mid-way."""
+"""The C++ CPU kernels' build: per-CPU naming, a shared translation unit, and recovery from a build killed mid-way."""
 import os
 import time
 from pathlib import Path
@@ -36,7 +36,7 @@ def test_the_build_is_keyed_by_the_cpu_and_the_instruction_set(monkeypatch):
     assert len(cpu_extension.KERNEL_SOURCES) >= 3 and cpu_extension.BINDINGS not in cpu_extension.KERNEL_SOURCES
 
 
-def test_the_kernels_are_built_as_one_translation_unit(tmp_path):
+def test_the_kernels_share_one_translation_unit_but_those_built_on_their_own(tmp_path):
     unity = Path(cpu_extension._unity_source(tmp_path))
     included = [line.split('"')[1] for line in unity.read_text().splitlines() if line.startswith("#include")]
     assert sorted([*included, *cpu_extension.OWN_UNIT_SOURCES]) == cpu_extension.KERNEL_SOURCES  # each kernel once
