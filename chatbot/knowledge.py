@@ -38,6 +38,9 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{_CJK}]")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z]+")
 _TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['.][a-z0-9]+)*|[{_CJK}]+")
+# A Chinese A-not-A question ("能不能退", "可不可以", "是不是") asks "A?": read as its A, so that "能不能退" ("can I
+# return it?") does not find "不能" ("cannot") and the non-returnable items.
+_A_NOT_A_RE = re.compile(rf"([{_CJK}])不\1")
 _ID_RE = re.compile(r"<!--\s*id:\s*([a-z0-9_-]+\.[a-z0-9_.-]+)\s*-->")
 _KEYWORDS_RE = re.compile(r"<!--\s*keywords:\s*(.*?)\s*-->")
 _SENTENCE_END_RE = re.compile(
@@ -110,6 +113,7 @@ def tokenize(text: str) -> list[str]:
         word = match.group().removesuffix("'s")
         word = _CONTRACTIONS.get(word, word)
         if _CJK_RE.match(word):
+            word = _A_NOT_A_RE.sub(r"\1", word)
             tokens.extend(c for c in word if c not in _ZH_STOP_CHARS)
             bigrams = (word[i : i + 2] for i in range(len(word) - 1))
             tokens.extend(b for b in bigrams if b not in _ZH_STOP_BIGRAMS)
@@ -130,10 +134,10 @@ def is_cjk(token: str) -> bool:
 
 def phrase_text(text: str) -> str:
     """``text`` as keyword phrases are matched against it: NFKC, lower case, punctuation and runs of space as one
-    space, none between CJK characters but one between them and a Latin word, padded with a space on both
-    sides."""
+    space, none between CJK characters but one between them and a Latin word, an A-not-A question as its A
+    ("运费是不是要我自己出" as "运费是要我自己出"), padded with a space on both sides."""
     text = _NOT_WORD_RE.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'"))
-    text = re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text)
+    text = _A_NOT_A_RE.sub(r"\1", re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text))
     text = re.sub(rf"(?<=[a-z0-9'])(?=[{_CJK}])|(?<=[{_CJK}])(?=[a-z0-9'])", " ", text)  # "klarna怎么用": a word
     return f" {' '.join(text.split())} "
 

@@ -13,6 +13,7 @@ from chatbot.knowledge import (
     Section,
     detect_lang,
     in_scope_bar,
+    phrase_text,
     split_sentences,
     tokenize,
 )
@@ -182,6 +183,14 @@ def test_until_names_no_topic(kb):
     ranked second for "How do I return an item and how long until I get my refund?" (2026-12-02)."""
     hits = kb.search("How do I return an item and how long until I get my refund?", lang="en", k=4)
     assert "returns.holiday-season" not in [h.section.id for h in hits]
+
+
+def test_an_a_not_a_question_reads_as_its_a():
+    """"能不能退" asks "能退" ("can I return it?"): read whole, its "不能" ("cannot") found the non-returnable items
+    for "已拆封的耳机能不能退？" (2026-12-03). The phrases read it the same way."""
+    assert tokenize("能不能退") == tokenize("能退") and "不能" not in tokenize("可不可以退")
+    assert tokenize("不能退") != tokenize("能退")  # a plain "cannot" stays
+    assert phrase_text("运费是不是要我自己出？") == " 运费是要我自己出 "
 
 
 @pytest.mark.parametrize("question", ["I placed the order 2 hours ago and want to cancel",

@@ -280,6 +280,12 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("Do you charge for shipping if my order is $49?", "shipping.standard"),
     ("Do you charge for shipping on returns?", "returns.shipping-fees"),
     ("圣诞节前买的东西什么时候之前可以退？", "returns.holiday-season"),
+    # Sweep 64: an A-not-A question ("能不能退") found "不能" ("cannot") and the non-returnable items; "运费是不是要我
+    # 自己出" was refused; an agent's "Customer asks if gift cards are refundable" got the refund method.
+    ("已拆封的耳机能不能退？", "returns.restocking-fee"), ("拆开的耳机可不可以退？", "returns.restocking-fee"),
+    ("运费是不是要我自己出？", "shipping.standard"), ("退货运费是不是要我自己出？", "returns.shipping-fees"),
+    ("我想退货，运费要我自己出吗？", "returns.shipping-fees"),
+    ("Customer asks if gift cards are refundable", "returns.non-returnable"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
