@@ -116,6 +116,13 @@ def test_a_product_s_name_brings_no_warranty_into_another_category_s_outline(kb)
     assert ids[0] == "returns.exchanges" and "warranty.electronics" not in ids
 
 
+def test_a_parcel_crushed_with_the_product_broken_outlines_the_damaged_parcels_too(kb):
+    """"arrived crushed" found no phrase of the damaged parcels, which then stayed out of the outline beside the
+    early defects' "is broken" (2026-12-03)."""
+    ids = [h.section.id for h in _planner_points(kb, "The box arrived crushed and the vase inside is broken")]
+    assert set(ids) == {"shipping.lost-damaged", "warranty.early-defects"}, ids
+
+
 @pytest.mark.parametrize("question, wanted, unwanted", [
     ("I lost my phone and can't get my 2FA code", ["account.two-factor"], "payment.promo-codes"),  # "code"
     ("被扣了两次钱，订单还没发货，怎么回事？", ["payment.double-charge", "payment.charge-timing"], "shipping.lost-damaged"),

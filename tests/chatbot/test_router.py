@@ -286,6 +286,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("运费是不是要我自己出？", "shipping.standard"), ("退货运费是不是要我自己出？", "returns.shipping-fees"),
     ("我想退货，运费要我自己出吗？", "returns.shipping-fees"),
     ("Customer asks if gift cards are refundable", "returns.non-returnable"),
+    # Sweep 65: "box" found express shipping's PO boxes; a missing item got what to do after shipment, or was refused.
+    ("The box was crushed", "shipping.lost-damaged"), ("I ordered 3 items but only 2 arrived", "shipping.lost-damaged"),
+    ("我买了3件东西只到了2件", "shipping.lost-damaged"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
