@@ -28,12 +28,16 @@ _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
     r"what now|what happened|why|how come|help( me)?|any ideas)\W*$|"
     r"^\W*(那|那么|请问)?(我)?(该)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事)(呢|啊|呀)?\W*$", re.I)
+# "or" before a second action asks a second question ("Can I add an item to my order or change the delivery address?"
+# was answered about the address alone, 2026-12-03); "or" between two things asks one ("PayPal or Klarna?").
+_OR_AN_ACTION = r"\bor\s+(?=(?:add|change|cancel|return|exchange|update|track|delete|reset|use|get)\b)"
 _JOINED_QUESTION = re.compile(
     r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|whether|can|could|do|does|is|are|will|would|"
     r"should|(?:i\s+)?(?:want|need|would\s+like)\s+to\s+know|get)\b)"
-    r"|还有|另外", re.I)
+    rf"|\s*{_OR_AN_ACTION}|还有|另外", re.I)
 _CONDITION = re.compile(r"^\W*(if|when|once|after|如果|要是|假如|万一)", re.I)  # "If I cancel, ...": part of what it asks
-_JOINING_WORDS = re.compile(r"\b(and|also|plus|as well as)\b|以及|还有|并且|而且|另外|同时|分别|各自", re.I)
+_JOINING_WORDS = re.compile(rf"\b(and|also|plus|as well as)\b|{_OR_AN_ACTION}|以及|还有|并且|而且|另外|同时|分别|各自",
+                            re.I)
 
 
 # Courtesy that opens a message ("Hi! Quick question:", "Thanks! One more thing:", "在吗？", "有人吗？？") and says

@@ -58,6 +58,11 @@ def test_asking_clauses_and_questions():
     # cancellation among its points, 2026-12-02).
     assert questions_asked("Can I cancel my order and get a refund to my gift card?") == [
         "Can I cancel my order", "get a refund to my gift card?"]
+    # "or" before a second action asks a second question; between two things, one (2026-12-03).
+    assert questions_asked("Can I add an item to my order or change the delivery address?") == [
+        "Can I add an item to my order", "change the delivery address?"]
+    assert shape_mode("Can I change my email or reset my password?") == "sot"
+    assert shape_mode("Can I pay with PayPal or Klarna?") == "direct"
 
 
 def test_courtesy_that_opens_a_message_is_set_aside():

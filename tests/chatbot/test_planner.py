@@ -116,6 +116,16 @@ def test_a_product_s_name_brings_no_warranty_into_another_category_s_outline(kb)
     assert ids[0] == "returns.exchanges" and "warranty.electronics" not in ids
 
 
+@pytest.mark.parametrize("question, wanted", [
+    ("Can I add an item to my order or change the delivery address?", ["orders.address-change", "orders.adding-items"]),
+    ("Can I cancel my order or change the address?", ["orders.cancellation", "orders.address-change"]),
+    ("Can I change my email or reset my password?", ["account.password-reset", "account.email-change"])])
+def test_each_action_an_or_joins_gets_its_point(kb, question, wanted):
+    """"or" before a second action asked nothing of its own: the second action had no point (2026-12-03)."""
+    ids = [h.section.id for h in _planner_points(kb, question)]
+    assert ids[:2] == wanted, ids
+
+
 def test_a_parcel_crushed_with_the_product_broken_outlines_the_damaged_parcels_too(kb):
     """"arrived crushed" found no phrase of the damaged parcels, which then stayed out of the outline beside the
     early defects' "is broken" (2026-12-03)."""
