@@ -31,6 +31,7 @@ from typing import NamedTuple
 import snowballstemmer
 
 from chatbot.chinese_script import to_simplified
+from chatbot.dates import SectionDates
 
 DEFAULT_ROOT = Path(__file__).resolve().parents[1] / "data" / "policies"
 
@@ -261,12 +262,14 @@ class KnowledgeBase:
         self._langs = tuple(dict.fromkeys(s.lang for s in self._sections))
         self._indexes: dict[str, tuple[_Bm25, list[Section]]] = {}
         self._phrases: dict[str, list[list[str]]] = {}  # per language, per section in index order: its needles
+        self._dates: dict[str, SectionDates] = {}  # per language: the date ranges its sections state
         self._words: dict[str, frozenset[str]] = {}  # per language, the English words its sections use
         for lang in self._langs:
             docs = [(s, split_keywords(kw)) for s, kw in entries if s.lang == lang]
             texts = [f"{labels[s.category, lang]} {s.title} {s.title} {words} {s.text}" for s, (words, _) in docs]
             self._indexes[lang] = (_Bm25([tokenize(t) for t in texts]), [s for s, _ in docs])
             self._phrases[lang] = [phrases + amount_phrases(s.text) for s, (_, phrases) in docs]
+            self._dates[lang] = SectionDates([phrase_text(s.text) for s, _ in docs])
             text = " ".join(texts + [p for _, (_, phrases) in docs for p in phrases]).lower()
             self._words[lang] = frozenset(re.findall(r"[a-z]+(?:'[a-z]+)?", text))
 
@@ -348,7 +351,8 @@ class KnowledgeBase:
 
     def _phrase_matches(self, text: str, lang: str) -> set[int]:
         """Indexes of the sections (in ``lang``'s index order) with a phrase in ``text`` (`phrase_text` of the
-        query), overlapping matches reduced to the longest ("怎么退出登录" is "退出登录", not "怎么退")."""
+        query), overlapping matches reduced to the longest ("怎么退出登录" is "退出登录", not "怎么退"); and those
+        whose text states a date range that holds a date of the query (`chatbot.dates`: "12月1日买的")."""
         spans = []  # (start, end, section index)
         for i, needles in enumerate(self._phrases[lang]):
             for needle in needles:
@@ -356,8 +360,14 @@ class KnowledgeBase:
                 while at >= 0:
                     spans.append((at, at + len(needle), i))
                     at = text.find(needle, at + 1)
-        return {i for start, end, i in spans
-                if not any(s < end and start < e and e - s > end - start for s, e, _ in spans)}
+        return self._dates[lang].holding(text) | {i for start, end, i in spans
+                                                  if not any(s < end and start < e and e - s > end - start
+                                                             for s, e, _ in spans)}
+
+    def dated_sections(self, query: str, lang: str) -> set[str]:
+        """Ids of the sections of ``lang`` whose stated date range holds a date ``query`` names (`chatbot.dates`)."""
+        sections = self._indexes[lang][1]
+        return {sections[i].id for i in self._dates[lang].holding(phrase_text(to_simplified(query)))}
 
     def phrase_sections(self, query: str, lang: str) -> set[str]:
         """Ids of the sections of ``lang`` with a keyword phrase found whole in ``query``."""

@@ -88,7 +88,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
                        and h.score >= STORY_PHRASE_SHARE * hits[0].score}
-        hits = [h for h in hits if h.section.id in phrased] + [h for h in hits if h.section.id not in phrased]
+        dated = kb.dated_sections(question, lang)  # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？"
+        hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
     return lang, query, hits, intent
 
 

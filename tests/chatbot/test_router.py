@@ -205,8 +205,8 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # Sweeps 27-30 (2026-12-02), before in brackets.
     ("What's the process for returning a large item like a couch?", "returns.process"),  # non-returnable items
     ("家具退货要运费吗", "returns.shipping-fees"), ("用过的东西能退吗", "returns.condition"),  # the window (both)
-    ("耳机的充电器丢了还能退吗", "returns.condition"), ("11月20号收到的，最晚什么时候退", "returns.time-limit"),  # the
-    # window; the refund timing
+    ("耳机的充电器丢了还能退吗", "returns.condition"), ("11月20号收到的，最晚什么时候退", "returns.holiday-season"),  # the
+    # window; the refund timing (the window until 2026-12-03: November 20 is in the holiday season's range)
     ("How do I know if my order shipped?", "shipping.tracking"),  # the order after shipment
     ("I need it by Friday, what are my options?", "shipping.express"),  # refused
     ("Why hasn't my order shipped yet? I ordered 3 days ago", "shipping.dispatch"),  # standard shipping
@@ -289,6 +289,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # Sweep 65: "box" found express shipping's PO boxes; a missing item got what to do after shipment, or was refused.
     ("The box was crushed", "shipping.lost-damaged"), ("I ordered 3 items but only 2 arrived", "shipping.lost-damaged"),
     ("我买了3件东西只到了2件", "shipping.lost-damaged"),
+    # A day the message names, in the holiday season's range, decides (`chatbot.dates`): the 30-day window's phrase
+    # "最晚什么时候可以退" led, and "能退到什么时候" found the refund timing (2026-12-03).
+    ("12月1日买的台灯，最晚什么时候可以退？", "returns.holiday-season"), ("我12月1号收到的东西，能退到什么时候？", "returns.holiday-season"),
+    ("I got my order on Dec 28, can I still return it?", "returns.time-limit"),  # after the range: the 30 days
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English

@@ -1,0 +1,62 @@
+"""Calendar dates in a message, and the date ranges a policy states ("delivered from November 15 to December 24").
+
+A customer who names a day ("12月1日买的台灯", "I got it on Dec 1st") asks about the section whose range holds that
+day, whatever other words the message shares with other sections: `KnowledgeBase` counts such a section as if
+one of its keyword phrases were in the message. Dates are read from `knowledge.phrase_text` (lower case,
+punctuation as spaces), as a month and a day; numeric dates ("12/1") are left alone, since the order of
+month and day is the writer's.
+"""
+from __future__ import annotations
+
+import re
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
+         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_DATE = re.compile(rf"\b{_MONTH}\s+{_DAY}\b|\b{_DAY}\s+(?:of\s+)?{_MONTH}\b|(\d{{1,2}})\s*月\s*(\d{{1,2}})\s*[日号號]")
+_RANGE_JOINER = re.compile(r"^\s*(?:to|and|through|until|至|到|-|–)\s*$")
+
+MonthDay = tuple[int, int]
+
+
+def _month_day(match: re.Match) -> MonthDay | None:
+    english_month, english_day, day_first, month_after, month_number, day_number = match.groups()
+    if month_number:
+        month, day = int(month_number), int(day_number)
+    else:
+        name = english_month or month_after
+        month, day = _MONTHS.index(name[:3]) + 1, int(english_day or day_first)
+    return (month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
+
+
+def dates_in(text: str) -> list[MonthDay]:
+    """The (month, day) of each date named in ``text`` (`knowledge.phrase_text`: "december 1", "1st of dec",
+    "12月1日"), in order."""
+    return [d for m in _DATE.finditer(text) if (d := _month_day(m)) is not None]
+
+
+def date_ranges(text: str) -> list[tuple[MonthDay, MonthDay]]:
+    """The ranges ``text`` states as two dates joined by "to", "and", "through", "until", "至", "到" or a dash
+    ("from november 15 to december 24", "11月15日至12月24日")."""
+    matches = list(_DATE.finditer(text))
+    return [(first, last) for a, b in zip(matches, matches[1:])
+            if _RANGE_JOINER.match(text[a.end():b.start()])
+            and (first := _month_day(a)) is not None and (last := _month_day(b)) is not None]
+
+
+def in_range(day: MonthDay, first: MonthDay, last: MonthDay) -> bool:
+    """Whether ``day`` falls in ``first``..``last`` (both included; a range may run over the new year)."""
+    return first <= day <= last if first <= last else (day >= first or day <= last)
+
+
+class SectionDates:
+    """The date ranges each of a list of texts states (`date_ranges`), and which of them hold a query's dates."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.ranges = [date_ranges(text) for text in texts]
+
+    def holding(self, query: str) -> set[int]:
+        """Indexes of the texts with a range that holds a date ``query`` names (`dates_in`)."""
+        days = dates_in(query)
+        return {i for i, ranges in enumerate(self.ranges) if any(in_range(d, *r) for d in days for r in ranges)}

@@ -1,0 +1,33 @@
+import pytest
+
+from chatbot.dates import SectionDates, date_ranges, dates_in, in_range
+from chatbot.knowledge import phrase_text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("12月1日买的台灯", [(12, 1)]), ("我12月1号收到的", [(12, 1)]), ("I got it on Dec. 1st", [(12, 1)]),
+    ("the 3rd of December", [(12, 3)]), ("Sept 30 or October 2", [(9, 30), (10, 2)]),
+    ("May I return it?", []), ("12/1", []),  # "may" names no day; a numeric date's order is the writer's
+    ("December 41", []), ("13月1日", []),
+])
+def test_dates_in(text, expected):
+    assert dates_in(phrase_text(text)) == expected
+
+
+def test_the_holiday_season_s_range_in_both_languages(kb):
+    for lang in ("en", "zh"):
+        text = phrase_text(kb.get("returns.holiday-season", lang).text)
+        assert date_ranges(text) == [((11, 15), (12, 24))], lang  # "until January 31" is one date, not a range
+
+
+def test_in_range_includes_both_ends_and_runs_over_the_new_year():
+    assert in_range((11, 15), (11, 15), (12, 24)) and in_range((12, 24), (11, 15), (12, 24))
+    assert not in_range((12, 25), (11, 15), (12, 24)) and not in_range((11, 14), (11, 15), (12, 24))
+    assert in_range((1, 2), (12, 20), (1, 5)) and not in_range((1, 6), (12, 20), (1, 5))
+
+
+def test_section_dates_holding():
+    dates = SectionDates([phrase_text("From November 15 to December 24."), phrase_text("Within 30 days.")])
+    assert dates.holding(phrase_text("bought on December 1")) == {0}
+    assert dates.holding(phrase_text("bought on December 28")) == set()
+    assert dates.holding(phrase_text("bought last week")) == set()
