@@ -2,6 +2,8 @@
 express shipping?"), or on its own when it names a topic of its own."""
 from __future__ import annotations
 
+import re
+
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, tokenize, word_terms
@@ -32,6 +34,20 @@ def tells_a_duration(message: str) -> bool:
     """Whether ``message`` is a short statement of how long ago or how old (it asks nothing, at most
     `FOLLOW_UP_MAX_WORDS` words): "It's been 2 weeks", "It's 3 weeks old", "两周了"; "快递几天到" asks."""
     return (bool(durations(message)) and not asking_clauses(message)
+            and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
+
+
+# Where the customer is: "I'm in Toronto", "We live in the UK", "我在多伦多", "我住在温哥华" (a place's name: "I'm in a
+# hurry" tells none).
+_TELLS_A_PLACE = re.compile(
+    r"^\W*(?i:(?:i'?m|i am|we'?re|we are|i live|we live)\s+(?:(?:based|located|living)\s+)?in\s+(?:the\s+)?)[A-Z]"
+    r"|^\W*(?:我|我们)(?:住在|人在|在)[^\W\d_]{2,8}\W*$")
+
+
+def tells_a_place(message: str) -> bool:
+    """Whether ``message`` is a short statement of where the customer is (it asks nothing): "I'm in Toronto" after
+    "Do you ship to Canada?" is read with it (it was refused: a city names no policy)."""
+    return (bool(_TELLS_A_PLACE.match(to_simplified(message))) and not asking_clauses(message)
             and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
 
 

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
-from chatbot.follow_ups import follow_up_hits, tells_a_duration
+from chatbot.follow_ups import follow_up_hits, tells_a_duration, tells_a_place
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_message,
                                    shape_mode)
@@ -109,10 +109,10 @@ class RuleRouter:
     def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
         """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
         follow-up of the customer's ``previous`` message (`follow_up_hits`), by the two together; a short
-        statement of how long ago or how old is read as the end of ``previous`` ("It's 3 weeks old" after "My TV
-        stopped working")."""
+        statement of how long ago or how old, or of where the customer is, is read as the end of ``previous`` ("It's 3
+        weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to Canada?")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
-        if previous and tells_a_duration(question):
+        if previous and (tells_a_duration(question) or tells_a_place(question)):
             question, query, previous = f"{previous.rstrip()} {question}", None, None
         lang, query, hits, intent = retrieve(self.kb, question, query, previous, lang)
         reason = escalation_reason(question)

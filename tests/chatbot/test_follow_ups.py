@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.follow_ups import follow_up_hits
+from chatbot.follow_ups import follow_up_hits, tells_a_place
 from chatbot.router import RuleRouter
 
 
@@ -56,6 +56,10 @@ from chatbot.router import RuleRouter
     # (the accepted payment methods).
     ("My order arrived damaged", "what do I do now?", "shipping.lost-damaged"),
     ("能寄到加拿大吗？", "要多少钱？", "shipping.international"), ("退款要多久？", "退到支付宝呢？", "refunds.method"),
+    # Where the customer is, is the end of the previous message (refused: a city names no policy, 2026-12-03).
+    ("Do you ship to Canada?", "I'm in Toronto", "shipping.international"),
+    ("How long does shipping take?", "We live in the UK", "shipping.international"),
+    ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
 ])
 def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
@@ -109,3 +113,10 @@ def test_long_messages_and_empty_history_are_read_alone(kb):
     assert follow_up_hits(kb, "How much does it cost?", "  ", "en", k=1) is None
     long = "I would like to know how much the express delivery option costs for a heavy parcel to Ohio"
     assert follow_up_hits(kb, long, "Do you offer express shipping?", "en", k=1) is None
+
+
+def test_a_place_is_told_only_by_its_name():
+    """"I'm in a hurry" tells no place; a question that names one asks ("我在多伦多，能寄吗？")."""
+    assert tells_a_place("I'm in Toronto") and tells_a_place("We're based in the UK") and tells_a_place("我住在温哥华")
+    assert not tells_a_place("I'm in a hurry") and not tells_a_place("I'm in Toronto, can you ship here?")
+    assert not tells_a_place("我在等")
