@@ -292,7 +292,10 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # A day the message names, in the holiday season's range, decides (`chatbot.dates`): the 30-day window's phrase
     # "最晚什么时候可以退" led, and "能退到什么时候" found the refund timing (2026-12-03).
     ("12月1日买的台灯，最晚什么时候可以退？", "returns.holiday-season"), ("我12月1号收到的东西，能退到什么时候？", "returns.holiday-season"),
-    ("I got my order on Dec 28, can I still return it?", "returns.time-limit"),  # after the range: the 30 days
+    ("I got my order on Dec 28, can I still return it?", "returns.time-limit"),  # after the range: the 30 days    # Opened cosmetics are the condition (unused, in the original packaging), not the electronics' restocking fee.
+    ("I opened a bottle of perfume, can I return it?", "returns.condition"), ("香水拆封了还能退吗？", "returns.condition"),
+    ("Can I return a lipstick I tried once?", "returns.condition"), ("I opened the headphones, can I return them?",
+                                                                       "returns.restocking-fee"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
