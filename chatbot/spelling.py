@@ -5,7 +5,8 @@ and a short question with one ("can i retrun this") was refused. A word that is 
 dictionary (pyspellchecker's word frequency list) nor among the knowledge base's own words is replaced by the
 knowledge base's word one edit away (an insertion, deletion, substitution or transposition), if there is one.
 Two swapped letters are the commonest slip, so an English word that is the written one with two neighbours
-swapped is the reading even where the knowledge base lacks it: "cabel" is "cable", not "label".
+swapped is a reading even where the knowledge base lacks it, and the commoner word wins: "cabel" is "cable", not
+"label", but "canda" is "canada", not the rare "canad".
 """
 from __future__ import annotations
 
@@ -26,9 +27,10 @@ def _checker() -> SpellChecker:
 def correct_typos(text: str, known: frozenset[str]) -> str:
     """``text`` with each word of at least `TYPO_MIN_LEN` letters that is neither an English word nor one of
     ``known`` (lower case: the knowledge base's words) replaced by the word of ``known`` one edit away, the
-    commonest in English where there are several ("shiping" is "shipping", not "shining"), unless an English
-    word is the written one with two neighbouring letters swapped ("cabel" is "cable"); other words, and
-    words with no such neighbour (names, "klarna" where the knowledge base has it), stay as written."""
+    commonest in English where there are several ("shiping" is "shipping", not "shining"), an English word that
+    is the written one with two neighbouring letters swapped counting too ("cabel" is "cable", commoner than
+    "label"; "canda" is "canada", commoner than "canad"); other words, and words with no such neighbour (names,
+    "klarna" where the knowledge base has it), stay as written."""
     checker = _checker()
 
     def fix(match: re.Match) -> str:
@@ -36,8 +38,7 @@ def correct_typos(text: str, known: frozenset[str]) -> str:
         if len(word) < TYPO_MIN_LEN or word in known or word in checker:
             return match.group()
         english = checker.candidates(word) or ()
-        swapped = [c for c in english if _swaps_two_neighbours(word, c)]
-        candidates = swapped or [c for c in english if c in known]
+        candidates = [c for c in english if c in known or _swaps_two_neighbours(word, c)]
         return max(candidates, key=checker.word_usage_frequency) if candidates else match.group()
 
     return _WORD.sub(fix, text)

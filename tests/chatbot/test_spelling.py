@@ -11,10 +11,12 @@ from chatbot.spelling import correct_typos
     ("can i retrun this", "can i return this"), ("how do i get a refnd", "how do i get a refund"),
     ("Warrenty on my TV", "warranty on my TV"), ("shiping to canada", "shipping to canada"),
     ("my acount is locked", "my account is locked"), ("change adress", "change address"),
-    ("the cabel you sent", "the cable you sent"), ("my pakcage", "my package")])
+    ("the cabel you sent", "the cable you sent"), ("my pakcage", "my package"),
+    ("how much is shiping to canda", "how much is shipping to canada")])
 def test_a_typo_becomes_the_knowledge_base_s_word(kb, text, corrected):
     """"shiping" is one edit from "shining" too, and "acount" from "count": the knowledge base's word wins.
-    Two swapped letters are read as the word they swap, known or not: "cabel" was "label"."""
+    Two swapped letters are read as the word they swap, known or not, where that word is the commoner: "cabel" was
+    "label"; "canda" was the rare "canad" (2026-12-03)."""
     assert correct_typos(text, kb.words("en")) == corrected
 
 
