@@ -62,6 +62,8 @@ AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 # A delivered order is past cancelling: "I changed my mind about the sofa, it was delivered yesterday" is a return.
 _DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\b(it|they|order|package|parcel) "
                         r"(arrived|came)\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了", re.I)
+# An order that has shipped ("It already shipped", "已经发货了"); "hasn't shipped" and "还没发货" have not.
+_SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?shipped\b|已经发货|已发货|发货了|发出了", re.I)
 _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b(bought|got it|received|had it|delivered|it'?s been|it has "
                            r"been|ordered)\b", re.I)
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
@@ -165,6 +167,10 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits = lead + [h for h in hits if h.section.id not in (RETURN_WINDOW_SECTION, AFTER_SHIPMENT_SECTION,
                                                                  CANCELLATION_SECTION)]
         intent = "return"
+    elif intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _SHIPPED.search(text):
+        # shipped, not yet delivered: what to do after shipment leads, the cancellation's "has not shipped" next
+        after = ScoredSection(kb.get(AFTER_SHIPMENT_SECTION, lang), hits[0].score)
+        hits, intent = [after] + [h for h in hits if h.section.id != AFTER_SHIPMENT_SECTION], "return"
     if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)

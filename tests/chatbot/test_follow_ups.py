@@ -60,6 +60,12 @@ from chatbot.router import RuleRouter
     ("Do you ship to Canada?", "I'm in Toronto", "shipping.international"),
     ("How long does shipping take?", "We live in the UK", "shipping.international"),
     ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
+    # Sweep 67 (2026-12-03): Klarna's limit was the return window's "Time limit"; what the TV warranty covers, its
+    # length; an order that shipped, the cancellation (it "has not shipped") instead of what to do after shipment.
+    ("Do you accept Klarna?", "Is there a limit?", "payment.installments"),
+    ("电视保修多久？", "保修包括什么？", "warranty.coverage"),
+    ("Can I cancel my order?", "It already shipped", "orders.after-shipment"),
+    ("能取消订单吗？", "已经发货了", "orders.after-shipment"),
 ])
 def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)

@@ -298,6 +298,8 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
                                                                        "returns.restocking-fee"),
     ("It's been 2 weeks since you got my return and no refund", "refunds.bank-processing"),  # the refund timing
     ("how much is shiping to canda", "shipping.international"),  # standard shipping ("canda" was "canad")
+    ("I want to cancel my order but it has already shipped", "orders.after-shipment"),
+    ("订单已经发货了还能取消吗？", "orders.after-shipment"), ("Can I cancel my order? It hasn't shipped yet", "orders.cancellation"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
