@@ -30,11 +30,15 @@ def asks_about_the_topic(message: str) -> bool:
     return _all_words_in(message, _ABOUT_IT_WORDS)
 
 
+def _is_short_statement(message: str) -> bool:
+    """Whether ``message`` asks nothing and has at most `FOLLOW_UP_MAX_WORDS` words."""
+    return not asking_clauses(message) and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS
+
+
 def tells_a_duration(message: str) -> bool:
     """Whether ``message`` is a short statement of how long ago or how old (it asks nothing, at most
     `FOLLOW_UP_MAX_WORDS` words): "It's been 2 weeks", "It's 3 weeks old", "两周了"; "快递几天到" asks."""
-    return (bool(durations(message)) and not asking_clauses(message)
-            and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
+    return bool(durations(message)) and _is_short_statement(message)
 
 
 # Where the customer is: "I'm in Toronto", "We live in the UK", "我在多伦多", "我住在温哥华" (a place's name: "I'm in a
@@ -47,8 +51,7 @@ _TELLS_A_PLACE = re.compile(
 def tells_a_place(message: str) -> bool:
     """Whether ``message`` is a short statement of where the customer is (it asks nothing): "I'm in Toronto" after
     "Do you ship to Canada?" is read with it (it was refused: a city names no policy)."""
-    return (bool(_TELLS_A_PLACE.match(to_simplified(message))) and not asking_clauses(message)
-            and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS)
+    return bool(_TELLS_A_PLACE.match(to_simplified(message))) and _is_short_statement(message)
 
 
 NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on another section names its own topic
