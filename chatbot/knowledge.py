@@ -180,7 +180,7 @@ class _Bm25:
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in doc_freqs.items()}
 
     def scores(self, query_tokens: list[str]) -> list[float]:
-        terms = set(query_tokens) & self.idf.keys()
+        terms = [t for t in dict.fromkeys(query_tokens) if t in self.idf]  # the query's order: the same sums every run
         out = []
         for tf, doc_len in zip(self.term_freqs, self.doc_lens):
             norm = self.k1 * (1 - self.b + self.b * doc_len / self.avg_len)

@@ -1,5 +1,8 @@
 """Knowledge base: parsing, layout invariants and retrieval quality."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,6 +143,18 @@ def test_search_results_sorted_and_typed(kb):
     assert 0 < len(hits) <= 5
     assert all(isinstance(h, ScoredSection) and h.score > 0 for h in hits)
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_scores_are_the_same_bits_in_every_process():
+    """BM25 summed a query's terms in a set's order, which changes with the process's string hashing: a score
+    moved by its last bit, and the fourth point of "Tell me about your shipping, returns and warranty policies",
+    scored at exactly 80% of the best hit, changed from one run to the next."""
+    script = ("from chatbot.knowledge import KnowledgeBase; kb = KnowledgeBase.load(); "
+              "print([repr(h.score) for h in kb.search('Tell me about your shipping, returns and warranty policies "
+              "and the refund time for an opened laptop', lang='en', k=8)])")
+    runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(6)}
+    assert len(runs) == 1, runs
 
 
 def test_search_category_filter_and_errors(kb):
