@@ -53,27 +53,39 @@ _DEFECT = re.compile(
     r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 # A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit;
-# not one that broke a while after ("收到一周后坏了"). English arrivals ("arrived with a broken leg") are keywords.
-_ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)")
+# not one that broke a while after ("收到一周后坏了"); "The chair arrived broken" too (the damaged parcels' keywords
+# name "came with a broken leg").
+_ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)|"
+                             r"\b(arrived|came)( \w+){0,2} (broken|cracked|damaged|smashed|shattered|dented)\b", re.I)
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"
 CANCELLATION_SECTION = "orders.cancellation"
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 # A delivered order is past cancelling: "I changed my mind about the sofa, it was delivered yesterday" is a return.
-_DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\b(it|they|order|package|parcel) "
-                        r"(arrived|came)\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了", re.I)
+_DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barrived\b|\b(it|they|order|package|parcel) "
+                        r"came\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了", re.I)
 # An order that has shipped ("It already shipped", "已经发货了"); "hasn't shipped" and "还没发货" have not.
 _SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?shipped\b|已经发货|已发货|发货了|发出了", re.I)
 _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b(bought|got it|received|had it|delivered|it'?s been|it has "
                            r"been|ordered)\b", re.I)
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
+_RETURN = re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A)
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
-    ("return", re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A),
-     RETURN_WINDOW_SECTION),
+    ("return", _RETURN, RETURN_WINDOW_SECTION),
 )
 
 ONE_SECTION_INTENTS = frozenset(intent for intent, _, _ in _ONE_SECTION_INTENTS)
+_REQUEST_SECTIONS = frozenset(section_id for _, _, section_id in _ONE_SECTION_INTENTS)
+# When a refund or return comes: asked beside a defect ("My TV broke, how long will the refund take?"), it is the
+# question.
+_WHEN_WORDS = re.compile(r"\bhow (long|soon)\b|\bwhen\b|多久|多长|什么时候|几天", re.I | re.A)
+
+
+def named_categories(text: str) -> list[str]:
+    """The categories ``text`` names by name ("returns", "退款", `_CATEGORY_NAMES`), in the knowledge base's order."""
+    text = to_simplified(text)
+    return [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I | re.A)]
 
 
 def overview_categories(question: str) -> list[str]:
@@ -82,7 +94,7 @@ def overview_categories(question: str) -> list[str]:
     and no word of its own, or nothing but the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask
     something."""
     text = to_simplified(question)
-    named = [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I | re.A)]
+    named = named_categories(text)
     if not 1 <= len(named) <= OVERVIEW_POINTS or (len(named) >= 2 and not _CONJUNCTION.search(text)):
         return []  # two names not joined name one thing: "return shipping" is the return label's fee
     rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I | re.A)
@@ -152,7 +164,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
     ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in. A product broken when
     it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score; a cancellation of an
-    order that was delivered (`_DELIVERED`) is past cancelling: the return window and what to do after shipment."""
+    order that was delivered (`_DELIVERED`) is past cancelling: the return window and what to do after shipment; a
+    return of an order that arrived ("My order arrived yesterday, can I return it?") is the return window's."""
     text = to_simplified(question)
     past_the_window = _past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
@@ -160,6 +173,11 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     hits, intent = _intent_first(kb, text, lang, hits, bar)
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         window = ScoredSection(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score)  # "我想退货，已经过了一个月了"
+        hits, intent = [window] + [h for h in hits if h.section.id != RETURN_WINDOW_SECTION], "return"
+    if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and _DELIVERED.search(text)
+            and _RETURN.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
+        # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
+        window = ScoredSection(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score)
         hits, intent = [window] + [h for h in hits if h.section.id != RETURN_WINDOW_SECTION], "return"
     if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _DELIVERED.search(text):
         # past cancelling: the return window, and what to do after shipment, in the cancellation's place
@@ -181,6 +199,13 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     return hits, intent
 
 
+def _asks_money_back(text: str, best: ScoredSection) -> bool:
+    """Whether ``text`` asks for a refund or a return and not when it comes, and that request found the ``best``
+    hit ("I want my money back for the broken chair" finds the refund timing by "money back"): beside a defect,
+    the defect's handling answers it, as it answers "I want a refund for the broken chair"."""
+    return best.section.id in _REQUEST_SECTIONS and not _WHEN_WORDS.search(text)
+
+
 def _tells_how_long_since(text: str) -> bool:
     """Whether ``text`` asks nothing and says how long ago the product was bought or came ("我想退货，已经过了一个月了",
     "买了一个多月了"): about a return, that is the return window's question; a return sent ten days ago is not."""
@@ -191,9 +216,10 @@ def _tells_how_long_since(text: str) -> bool:
 def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
                   bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the intent's sections first, and the intent, as `intent_hits` describes; or ``hits`` and None."""
-    specific = (bool(hits) and hits[0].score >= bar
-                and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION))
     intent, sections = _intent_sections(kb, text, lang, hits, bar)
+    specific = (bool(hits) and hits[0].score >= bar
+                and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
+                and not (intent == "defect" and _asks_money_back(text, hits[0])))
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}

@@ -235,5 +235,42 @@ def test_cancelling_a_delivered_order_is_a_return(kb, question):
     assert ids[:2] == ["returns.time-limit", "orders.after-shipment"] and "orders.cancellation" not in ids
 
 
+@pytest.mark.parametrize("question, product", [
+    ("I want my money back for the broken chair", "warranty.furniture"),
+    ("My TV is broken, can I get my money back?", "warranty.electronics")])
+def test_asking_money_back_for_a_broken_product_is_the_defect(kb, question, product):
+    """"money back", a phrase of the refund timing, found it over the bar: answered with the refund's 5 business
+    days alone, where "I want a refund for the broken chair" got the defect's outline."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("sot", "defect")
+    assert [h.section.id for h in route.hits[:2]] == ["warranty.early-defects", product]
+
+
+def test_when_the_refund_comes_beside_a_defect_is_the_refund_timing(kb):
+    route = RuleRouter(kb).route("My TV broke, how long will the refund take?")
+    assert route.hits[0].section.id == "refunds.timing"
+
+
+def test_a_product_that_arrived_broken_in_english_gets_the_damaged_parcels_too(kb):
+    """English arrivals were only the damaged parcels' keywords, which the refund's "money back" outscored."""
+    route = RuleRouter(kb).route("The chair arrived broken, I want my money back")
+    points = [h.section.id for h in select_points(route.hits)]
+    assert points[:2] == ["warranty.early-defects", "shipping.lost-damaged"]
+
+
+@pytest.mark.parametrize("question", ["My order arrived yesterday, can I return it?",
+                                      "My order arrived on Oct 3, can I return it?",
+                                      "The lamp arrived on Oct 3, can I return it?"])
+def test_returning_an_order_that_arrived_gets_the_return_window(kb, question):
+    """What to do after shipment ("return the item once it arrives") or the early defects ("arrived") led."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.hits[0].section.id) == ("direct", "returns.time-limit")
+
+
+def test_returning_an_order_that_arrived_damaged_keeps_the_damaged_parcels(kb):
+    question = "Anyway, the rug arrived damaged last Tuesday. How do I return it and when will I get my refund?"
+    assert RuleRouter(kb).route(question).hits[0].section.id == "shipping.lost-damaged"
+
+
 def test_cancelling_an_order_not_yet_delivered_stays_a_cancellation(kb):
     assert RuleRouter(kb).route("I changed my mind, can I cancel my order?").hits[0].section.id == "orders.cancellation"
