@@ -6,6 +6,7 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
+from chatbot.intents import named_categories
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, tokenize, word_terms
 from chatbot.message_shape import asking_clauses, is_open_question
 
@@ -18,6 +19,10 @@ FOLLOW_UP_OWN_SHARE = 0.4
 _HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait; 多久 长时间 等 要 需 几天 大概 能到"))
 _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, free, fee, charge; 少 钱 最低 高 费用 付 免费 收费"))
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
+
+
+# "What about X?", "And X?", "X呢？": the previous message's question, asked of X.
+_WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|and)\b|^\W*[^\W\d_]{1,8}呢\W*$")
 
 
 def _all_words_in(message: str, words: frozenset[str]) -> bool:
@@ -64,7 +69,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     stopwords aside), the two together find a section that clears the in-scope bar, and ``message``'s own words
     score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or every word of it asks about the previous
     topic ("How long does that take?", "那要等多长时间？", `_ABOUT_IT_WORDS`) or names nothing ("What do I do now?",
-    `message_shape.is_open_question`), or, where ``message`` alone is under
+    `message_shape.is_open_question`), or it asks "what about" something it names too little alone to find
+    ("运费呢？", `_WHAT_ABOUT`), or, where ``message`` alone is under
     the bar, every word of it is one the knowledge base uses ("How long do I have?", "要多久？") and it has no
     words or some score on that section, or it tells something (no clause asks) that scores as much on a section of
     that section's category ("I didn't get the email" after "How do I reset my password?"). A new topic ("What's
@@ -73,9 +79,10 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
 
     Where ``message`` alone is under the in-scope bar or asks about the previous topic ("How much does that
     cost?" after "Can I return my order?": the return fees, not standard shipping), and asks more than how long,
-    the sections of the previous topic (the category of ``previous``'s best section) also get ``message``'s own
-    score: "Who pays for it?" after "How do I return an item?" asks for the return fees, though the two together
-    find the return process first."""
+    the sections of the previous topic (the category of ``previous``'s best section, and those it names:
+    "退货要多久？" finds the refund timing best but is about returns) also get ``message``'s own score: "Who pays
+    for it?" after "How do I return an item?" asks for the return fees, though the two together find the return
+    process first."""
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
         return None
     query, everything = f"{previous}\n{message}", len(kb.sections(lang))
@@ -91,12 +98,13 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     about_it = asks_about_the_topic(message)
     tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset
         h.section.category == hits[0].section.category and h.score >= FOLLOW_UP_OWN_SHARE * bar for h in own_hits)
-    if not (about_it or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
+    what_about = weak and bool(_WHAT_ABOUT.match(to_simplified(message)))  # "运费呢？" names too little alone
+    if not (about_it or what_about or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
             or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
     topic = kb.search(previous, lang=lang, k=1)
     if own_hits and (weak or about_it) and topic and not _all_words_in(message, _HOW_LONG_WORDS):
-        category = topic[0].section.category
+        categories = {topic[0].section.category, *named_categories(previous)}
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
-                                     * (h.section.category == category)) for h in hits), key=lambda h: -h.score)
+                                     * (h.section.category in categories)) for h in hits), key=lambda h: -h.score)
     return hits[:k]

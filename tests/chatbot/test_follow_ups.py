@@ -66,6 +66,10 @@ from chatbot.router import RuleRouter
     ("电视保修多久？", "保修包括什么？", "warranty.coverage"),
     ("Can I cancel my order?", "It already shipped", "orders.after-shipment"),
     ("能取消订单吗？", "已经发货了", "orders.after-shipment"),
+    # A category the previous message names is its topic too: "退货要多久？" finds the refund timing best, and
+    # "运费呢？" then got the refund of the original shipping charges.
+    ("退货要多久？", "运费呢？", "returns.shipping-fees"), ("退款要多久？", "运费呢？", "refunds.shipping-charges"),
+    ("How long does a return take?", "What about shipping?", "returns.shipping-fees"),
 ])
 def test_follow_ups_are_read_with_the_previous_message(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
