@@ -353,12 +353,13 @@ class KnowledgeBase:
         """Indexes of the sections (in ``lang``'s index order) with a phrase in ``text`` (`phrase_text` of the
         query), overlapping matches reduced to the longest ("怎么退出登录" is "退出登录", not "怎么退"); and those
         whose text states a date range that holds a date of the query (`chatbot.dates`: "12月1日买的")."""
-        spans = []  # (start, end, section index)
+        spans = []  # (start, end, section index) of each match's words: its padding space may be another's
         for i, needles in enumerate(self._phrases[lang]):
             for needle in needles:
+                lead, trail = len(needle) - len(needle.lstrip()), len(needle) - len(needle.rstrip())
                 at = text.find(needle)
                 while at >= 0:
-                    spans.append((at, at + len(needle), i))
+                    spans.append((at + lead, at + len(needle) - trail, i))
                     at = text.find(needle, at + 1)
         return self._dates[lang].holding(text) | {i for start, end, i in spans
                                                   if not any(s < end and start < e and e - s > end - start

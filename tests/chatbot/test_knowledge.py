@@ -326,8 +326,9 @@ def test_quoted_keywords_match_as_whole_phrases_only(tmp_path):
     # The phrase's words are not indexed: out of order, or apart, they find nothing.
     assert not [h for h in kb.search("my order is where", lang="en") if h.section.id == "shipping.tracking"]
     assert [h.section.id for h in kb.search("My parcel hasn’t arrived!", lang="en")] == ["shipping.lost"]
-    # Overlapping matches: only the longest counts.
+    # Overlapping matches: only the longest counts; two phrases side by side share no word, and both count.
     assert [h.section.id for h in kb.search("The refund hasn't arrived", lang="en")] == ["shipping.refund"]
+    assert kb.phrase_sections("Where is my order? Hasn't arrived", "en") == {"shipping.tracking", "shipping.lost"}
 
 
 def test_chinese_phrases_match_inside_a_sentence(tmp_path):
