@@ -60,6 +60,8 @@ _STOPWORDS = frozenset(
 )  # every section is a policy: "What's your return shipping policy?" found the assistant's own section first
 # Contractions the policies spell out, so that "can't be returned" finds "cannot be returned".
 _CONTRACTIONS = {"can't": "cannot"}
+# The policies' phrases spell "cancelled" as the British do; a customer's "canceled" matches them (BM25 stems both).
+_AMERICAN_CANCEL_RE = re.compile(r"\bcancel(ed|ing)\b")
 _STEMMER = snowballstemmer.stemmer("english")
 _ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀嘛我你您他她它是在和与或及也都就这那么什怎们请个一把给让对")
 _ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", "你们", "我们", "请问", "是否", "一下"})
@@ -134,10 +136,11 @@ def is_cjk(token: str) -> bool:
 
 
 def phrase_text(text: str) -> str:
-    """``text`` as keyword phrases are matched against it: NFKC, lower case, punctuation and runs of space as one
-    space, none between CJK characters but one between them and a Latin word, an A-not-A question as its A
+    """``text`` as keyword phrases are matched against it: NFKC, lower case, "canceled" as "cancelled",
+    punctuation and runs of space as one space, none between CJK characters but one between them and a Latin word, an A-not-A question as its A
     ("运费是不是要我自己出" as "运费是要我自己出"), padded with a space on both sides."""
     text = _NOT_WORD_RE.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'"))
+    text = _AMERICAN_CANCEL_RE.sub(r"cancell\1", text)
     text = _A_NOT_A_RE.sub(r"\1", re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text))
     text = re.sub(rf"(?<=[a-z0-9'])(?=[{_CJK}])|(?<=[{_CJK}])(?=[a-z0-9'])", " ", text)  # "klarna怎么用": a word
     return f" {' '.join(text.split())} "

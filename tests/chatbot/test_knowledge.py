@@ -208,6 +208,13 @@ def test_an_a_not_a_question_reads_as_its_a():
     assert phrase_text("运费是不是要我自己出？") == " 运费是要我自己出 "
 
 
+def test_an_american_canceled_matches_the_policies_cancelled(kb):
+    """The phrases spell "cancelled"; "I was charged but my order was canceled" found the cancellation (BM25 stems
+    both spellings alike, the phrases did not)."""
+    assert phrase_text("Canceled, canceling; cancel") == " cancelled cancelling cancel "
+    assert kb.phrase_sections("I was charged but my order was canceled", "en") == {"payment.double-charge"}
+
+
 @pytest.mark.parametrize("question", ["I placed the order 2 hours ago and want to cancel",
                                       "I placed an order 10 minutes ago and want to cancel it. How?"])
 def test_placed_names_no_topic(kb, question):

@@ -303,7 +303,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("订单已经发货了还能取消吗？", "orders.after-shipment"), ("Can I cancel my order? It hasn't shipped yet", "orders.cancellation"),
     # Sweep 69, terse messages (2026-12-03): refused; the furniture warranty ("sofa"); adding items ("order").
     ("how long shipping", "shipping.standard"), ("the sofa is cheaper now", "payment.price-adjustment"),
-    ("item missing from order", "shipping.lost-damaged"),
+    ("item missing from order", "shipping.lost-damaged"), ("charged but order canceled", "payment.double-charge"),
     # A destination abroad beside standard shipping's phrase: "how long is shipping" and "to canada" shared a
     # space, counted as an overlap, and the longer phrase, standard shipping's, won.
     ("how long is shipping to canada", "shipping.international"), ("how long shipping to uk", "shipping.international"),
