@@ -46,17 +46,19 @@ def tells_a_duration(message: str) -> bool:
     return bool(durations(message)) and _is_short_statement(message)
 
 
-# Where the customer is: "I'm in Toronto", "We live in the UK", "我在多伦多", "我住在温哥华" (a place's name: "I'm in a
-# hurry" tells none).
+# Where the customer is: "I'm in Toronto", "We live in the UK", "我在多伦多", "我住在温哥华": a place's name, capitalized
+# ("I'm in a hurry" tells none) unless the writer capitalizes nothing ("im in toronto").
 _TELLS_A_PLACE = re.compile(
-    r"^\W*(?i:(?:i'?m|i am|we'?re|we are|i live|we live)\s+(?:(?:based|located|living)\s+)?in\s+(?:the\s+)?)[A-Z]"
+    r"^\W*(?i:(?:i'?m|i am|im|we'?re|we are|i live|we live)\s+(?:(?:based|located|living)\s+)?in\s+(?:the\s+)?)"
+    r"(?:[A-Z]|(?P<lower>(?!an?\b)[a-z]))"
     r"|^\W*(?:我|我们)(?:住在|人在|在)[^\W\d_]{2,8}\W*$")
 
 
 def tells_a_place(message: str) -> bool:
     """Whether ``message`` is a short statement of where the customer is (it asks nothing): "I'm in Toronto" after
     "Do you ship to Canada?" is read with it (it was refused: a city names no policy)."""
-    return bool(_TELLS_A_PLACE.match(to_simplified(message))) and _is_short_statement(message)
+    told = _TELLS_A_PLACE.match(to_simplified(message))
+    return bool(told) and (not told["lower"] or message == message.lower()) and _is_short_statement(message)
 
 
 NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on another section names its own topic

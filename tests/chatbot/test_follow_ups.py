@@ -60,6 +60,7 @@ from chatbot.router import RuleRouter
     ("Do you ship to Canada?", "I'm in Toronto", "shipping.international"),
     ("How long does shipping take?", "We live in the UK", "shipping.international"),
     ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
+    ("Do you ship to Canada?", "i'm in toronto", "shipping.international"),
     # Sweep 67 (2026-12-03): Klarna's limit was the return window's "Time limit"; what the TV warranty covers, its
     # length; an order that shipped, the cancellation (it "has not shipped") instead of what to do after shipment.
     ("Do you accept Klarna?", "Is there a limit?", "payment.installments"),
@@ -130,3 +131,6 @@ def test_a_place_is_told_only_by_its_name():
     assert tells_a_place("I'm in Toronto") and tells_a_place("We're based in the UK") and tells_a_place("我住在温哥华")
     assert not tells_a_place("I'm in a hurry") and not tells_a_place("I'm in Toronto, can you ship here?")
     assert not tells_a_place("我在等")
+    # A writer who capitalizes nothing writes a place in lower case ("i'm in toronto" was refused, 2026-12-03).
+    assert tells_a_place("i'm in toronto") and tells_a_place("im in vancouver")
+    assert not tells_a_place("I'm in trouble") and not tells_a_place("im in a hurry")
