@@ -22,6 +22,7 @@ from chatbot.knowledge import (KnowledgeBase, ScoredSection, Section, detect_lan
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.intents import PRODUCT_SECTIONS, overview_categories
 from chatbot.message_shape import plain_message, questions_asked
+from chatbot.other_languages import OTHER_LANGUAGE_REPLY
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter
 from engine.sampling import SamplingParams
 
@@ -329,6 +330,8 @@ class Planner:
         if route.reason == "thanks":
             return (f"不客气！如果还有关于{topics}的问题，欢迎随时问我。" if lang == "zh"
                     else f"Glad to help! If you have another question about Northwind's policies ({topics}), just ask.")
+        if route.reason == "language":  # neither English nor Chinese (`other_languages`)
+            return f"{OTHER_LANGUAGE_REPLY} {agents}"
         if route.reason == "goodbye":
             return "再见，感谢您选择 Northwind！" if lang == "zh" else "Goodbye, and thank you for shopping with Northwind!"
         if route.reason == "about":

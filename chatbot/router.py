@@ -14,6 +14,7 @@ from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.follow_ups import follow_up_hits, tells_a_duration, tells_a_place
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
+from chatbot.other_languages import other_language
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_message,
                                    shape_mode)
 from chatbot.spelling import correct_typos
@@ -121,6 +122,8 @@ class RuleRouter:
         reason = refusal_reason(question)
         if reason:
             return Route("refuse", reason, lang, hits)
+        if other_language(question):  # "¿Puedo devolver un producto?": the reply says which languages it answers in
+            return Route("refuse", "language", lang, hits)
         simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
         if small_talk := next((kind for kind, pattern in SMALL_TALK.items() if pattern.match(simplified)), None):
             return Route("direct", small_talk, lang, [])

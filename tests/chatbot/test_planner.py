@@ -260,6 +260,14 @@ def test_small_talk_gets_its_own_reply_without_a_model_step(planner, question, r
 
 
 @pytest.mark.real_model
+@pytest.mark.parametrize("question", ["¿Puedo devolver un producto?", "返品できますか？"])
+def test_a_message_in_another_language_gets_the_languages_it_is_answered_in(planner, question):
+    answer = asyncio.run(planner.answer(question))
+    assert (answer.mode, answer.route_reason, answer.usage["completion_tokens"]) == ("refuse", "language", 0)
+    assert "English or Chinese" in answer.answer and "英文或中文" in answer.answer and "1-800-555-0199" in answer.answer
+
+
+@pytest.mark.real_model
 def test_ask_json_contract():
     proc = subprocess.run([sys.executable, "-m", "chatbot.cli", "ask", "How long is the warranty on electronics?",
                            "--json"], capture_output=True, text=True, timeout=600)

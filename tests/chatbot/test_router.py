@@ -469,6 +469,13 @@ def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
 
+@pytest.mark.parametrize("question", ["¿Puedo devolver un producto?", "Puis-je retourner un article ?",
+                                      "返品できますか？"])
+def test_a_message_in_another_language_is_refused_for_its_language(kb, question):
+    """They were refused as out of scope, with an English reply that named no language."""
+    assert RuleRouter(kb).route(question)[:2] == ("refuse", "language")
+
+
 @pytest.mark.parametrize("question", ["ok, how do I return it?", "Thanks, but how long is the warranty?",
                                       "Bye the way, can I return a lamp?"])
 def test_small_talk_with_a_question_is_a_question(kb, question):
