@@ -310,6 +310,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # Sweep 70, terse Chinese: "延保" scored 11.9 against the bar of 12.0, Huabei named no policy (both refused);
     # "退货要收费吗" got the 30-day window.
     ("延保", "warranty.protection-plan"), ("花呗可以吗", "payment.methods"), ("退货要收费吗", "returns.shipping-fees"),
+    # Sweep 71, their English twins: refused; the refund timing; what to do after shipment.
+    ("afterpay?", "payment.installments"), ("do returns cost money", "returns.shipping-fees"),
+    ("late delivery", "shipping.lost-damaged"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
