@@ -30,7 +30,8 @@ _OPEN_QUESTION = re.compile(
     r"^\W*(那|那么|请问)?(我)?(该)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事)(呢|啊|呀)?\W*$", re.I)
 # "or" before a second action asks a second question ("Can I add an item to my order or change the delivery address?"
 # was answered about the address alone, 2026-12-03); "or" between two things asks one ("PayPal or Klarna?").
-_OR_AN_ACTION = r"\bor\s+(?=(?:add|change|cancel|return|exchange|update|track|delete|reset|use|get)\b)"
+_OR_AN_ACTION = (r"\bor\s+(?=(?:add|change|cancel|return|exchange|update|track|delete|reset|use|get)\b)"
+                 r"|或者?(?=(?:加|改|修改|更改|取消|退|换|更新|删|重置|用))")  # "能取消或改地址吗？"
 _JOINED_QUESTION = re.compile(
     r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|whether|can|could|do|does|is|are|will|would|"
     r"should|(?:i\s+)?(?:want|need|would\s+like)\s+to\s+know|get)\b)"

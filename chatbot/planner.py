@@ -16,29 +16,18 @@ from typing import AsyncIterator, NamedTuple
 from chatbot import prompts
 from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
-from chatbot.follow_ups import asks_about_the_topic
-from chatbot.knowledge import (KnowledgeBase, ScoredSection, Section, detect_lang, in_scope_bar, split_sentences,
-                               tokenize)
-from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
-from chatbot.intents import PRODUCT_SECTIONS, overview_categories
-from chatbot.message_shape import plain_message, questions_asked
+from chatbot.knowledge import KnowledgeBase, Section, detect_lang, split_sentences, tokenize
 from chatbot.other_languages import OTHER_LANGUAGE_REPLY
+from chatbot.outline_points import answers_each_question, sections_asked, select_points
+from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter
 from engine.sampling import SamplingParams
 
-MAX_POINTS = 4
-# A key point's section needs this share of the best section's retrieval score: a lower bar in the best
-# section's category, a high one in another (set on data/eval's expected sections, see README).
-SAME_CATEGORY_SHARE = 0.35
-OTHER_CATEGORY_SHARE = 0.8
 MAX_ANSWER_CHARS = 1500
 POINT_MAX_TOKENS = 64
 # A point must keep this share of the terms of each sentence of its section, or the section is shown: a point
 # that drops a sentence drops a fact ("换货仅限同一商品的其他尺码或颜色。", exchanges only for another size or color).
 MIN_COVERAGE = 0.6
-# A separately asked question's own best section is a point when it beats that question's second-best section
-# by this factor (and clears the in-scope bar): "Who pays for return shipping? How long until my refund?"
-ASKED_MARGIN = 1.25
 
 
 class OutlineReady(NamedTuple):
@@ -155,60 +144,6 @@ def guard_point(text: str, section: Section, question: str, lang: str) -> tuple[
     return text, None
 
 
-def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
-    """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them,
-    `message_shape.questions_asked`) one by one: each question's best section, where it clears the in-scope bar
-    and beats the question's second-best by `ASKED_MARGIN` or shares its category ("how long will the refund
-    take?": the refund timing, a little over the bank's time). A question for a category's overview ("how does
-    the refund work?", "退货政策是什么？") asks for the category's lead section; one that asks about a topic another
-    names ("多少钱？") for none."""
-    questions = questions_asked(plain_message(message))
-    if not 2 <= len(questions) <= MAX_POINTS:
-        return set()
-    asked = set()
-    for question in questions:
-        if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
-            asked.update(kb.sections(lang, category)[0].id for category in categories)
-            continue
-        hits = kb.search(question, lang=lang, k=2)
-        if (hits and hits[0].score >= in_scope_bar(question, lang)
-                and not asks_about_the_topic(question)
-                and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
-                     or hits[0].section.category == hits[1].section.category)):
-            asked.add(hits[0].section.id)
-    return asked
-
-
-def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(),
-                  phrased: set[str] = frozenset()) -> list[ScoredSection]:
-    """The outline's key points, in rank order: the best hit, then the hits of its category scoring at least
-    `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
-    hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
-    An answer keeps to one category unless another section matches about as well or answers a question of
-    its own (where the best hit has a keyword phrase in the message, ``phrased``, `KnowledgeBase.phrase_sections`,
-    another category's hit needs one too: "I lost my phone and can't get my 2FA code" is not about promo codes,
-    which share only the word "code"), and to the product's warranty a question asks for, where one does ("How
-    long is the TV warranty and what does it cover?" is not about furniture)."""
-    if not hits:
-        return []
-    best = hits[0]
-    chosen = [h for h in hits if h.section.id in asked or h.score >= best.score * (
-        SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)
-        and (h.section.category == best.section.category or best.section.id not in phrased
-             or h.section.id in phrased)]
-    asked_products = [h for h in chosen if h.section.id in PRODUCT_SECTIONS and h.section.id in asked]
-    if len(asked_products) == 1:  # another product's warranty stays only where it scores as well (an overview)
-        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
-                  or h.score >= asked_products[0].score]
-    if best.section.category != "warranty":  # a product's name finds its warranty: not asked in another category
-        # (an overview of several categories puts the warranty's lead section level with the best)
-        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
-                  or h.score >= best.score]
-    required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]
-    rest = [h for h in chosen if h.section.id not in asked][:MAX_POINTS - len(required)]
-    return [h for h in chosen if h in required or h in rest]
-
-
 def assemble_answer(mode: str, lang: str, titles: list[str], texts: list[str]) -> str:
     """The answer text from the outline's ``titles`` and the first ``len(texts)`` points' texts (a stream passes
     those done so far): a direct answer, or an outline of one point, is that point's text; SoT answers of
@@ -280,7 +215,8 @@ class Planner:
         if route.mode == "sot":
             outline_start = time.perf_counter()
             asked = sections_asked(self.kb, pruned.asking, route.lang)
-            category, sections, prefix_ids = await self._outline(pruned.text, route, asked, usage)
+            only_asked = answers_each_question(pruned.asking, asked)
+            category, sections, prefix_ids = await self._outline(pruned.text, route, asked, only_asked, usage)
             outline_s = time.perf_counter() - outline_start
         else:
             section = route.hits[0].section
@@ -346,7 +282,7 @@ class Planner:
         return (f"{lead} I can answer questions about Northwind's policies: {topics}. For anything else, please ask "
                 f"a human agent. {agents}")
 
-    async def _outline(self, question: str, route: Route, asked: set[str],
+    async def _outline(self, question: str, route: Route, asked: set[str], only_asked: bool,
                        usage: _Usage) -> tuple[str, list[Section], list[int]]:
         """Generate the outline JSON under the schema (the points: `select_points` with ``asked``), or write it
         where the schema admits only one; returns the category, the point sections and the shared prefix ids."""
@@ -356,7 +292,7 @@ class Planner:
         # of the points (offering the top hits' too let it name one no point is in: "shipping" for an email
         # change). Letting it choose the points, or how many, was measured worse: it always took the shortest
         # list (see README). The prompt offers the hits down to the last point as candidates.
-        points = select_points(hits, asked, self.kb.phrase_sections(question, lang))
+        points = select_points(hits, asked, self.kb.phrase_sections(question, lang), only_asked)
         candidates = [h.section for h in hits[:hits.index(points[-1]) + 1]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang) for h in points))

@@ -6,7 +6,7 @@ import pytest
 
 from chatbot.intents import intent_hits
 from chatbot.knowledge import ScoredSection
-from chatbot.planner import select_points
+from chatbot.outline_points import select_points
 from chatbot.router import RuleRouter
 
 

@@ -63,6 +63,9 @@ def test_asking_clauses_and_questions():
         "Can I add an item to my order", "change the delivery address?"]
     assert shape_mode("Can I change my email or reset my password?") == "sot"
     assert shape_mode("Can I pay with PayPal or Klarna?") == "direct"
+    # "或" before an action, the same in Chinese (zh-multi-16 asked to cancel or change the address as one question).
+    assert questions_asked("能取消或改地址吗？能加商品吗？") == ["能取消", "改地址吗？", "能加商品吗？"]
+    assert questions_asked("可以用PayPal或Klarna吗？") == ["可以用PayPal或Klarna吗？"]
 
 
 def test_courtesy_that_opens_a_message_is_set_aside():

@@ -1,7 +1,7 @@
 """Pruning of long pasted threads, and the closing question retrieval weighs (no model)."""
 from __future__ import annotations
 
-from chatbot.planner import sections_asked, select_points
+from chatbot.outline_points import sections_asked, select_points
 from chatbot.pruning import closing_question, prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
 

@@ -1,0 +1,84 @@
+"""The outline's key points: which retrieved sections answer a message (`select_points`), and the sections
+its separate questions ask for one by one (`sections_asked`)."""
+from __future__ import annotations
+
+from chatbot.follow_ups import asks_about_the_topic
+from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, overview_categories
+from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
+from chatbot.message_shape import plain_message, questions_asked
+
+MAX_POINTS = 4
+# A key point's section needs this share of the best section's retrieval score: a lower bar in the best
+# section's category, a high one in another (set on data/eval's expected sections, see README).
+SAME_CATEGORY_SHARE = 0.35
+OTHER_CATEGORY_SHARE = 0.8
+# A separately asked question's own best section is a point when it beats that question's second-best section
+# by this factor (and clears the in-scope bar): "Who pays for return shipping? How long until my refund?"
+ASKED_MARGIN = 1.25
+
+
+def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
+    """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them,
+    `message_shape.questions_asked`) one by one: each question's best section, where it clears the in-scope bar
+    and beats the question's second-best by `ASKED_MARGIN` or shares its category ("how long will the refund
+    take?": the refund timing, a little over the bank's time). A question for a category's overview ("how does
+    the refund work?", "退货政策是什么？") asks for the category's lead section; one that asks about a topic another
+    names ("多少钱？") for none."""
+    questions = questions_asked(plain_message(message))
+    if not 2 <= len(questions) <= MAX_POINTS:
+        return set()
+    asked = set()
+    for question in questions:
+        if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
+            asked.update(kb.sections(lang, category)[0].id for category in categories)
+            continue
+        hits = kb.search(question, lang=lang, k=2)
+        if (hits and hits[0].score >= in_scope_bar(question, lang)
+                and not asks_about_the_topic(question)
+                and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
+                     or hits[0].section.category == hits[1].section.category)):
+            asked.add(hits[0].section.id)
+    return asked
+
+
+def answers_each_question(message: str, asked: set[str]) -> bool:
+    """Whether ``asked`` (`sections_asked`) holds a section of its own for each separate question of ``message``,
+    none of which asks for a category's overview or about an uncovered topic: then those sections, with any a keyword phrase names, are the
+    whole outline ("Who pays for return shipping? And how long until I get my refund?" had the 30-day window too,
+    a hit of the best one's category)."""
+    questions = questions_asked(plain_message(message))
+    return (2 <= len(questions) == len(asked) and OUT_OF_SCOPE_SECTION not in asked
+            and not any(overview_categories(q) for q in questions))
+
+
+def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phrased: set[str] = frozenset(),
+                  only_asked: bool = False) -> list[ScoredSection]:
+    """The outline's key points, in rank order: the best hit, then the hits of its category scoring at least
+    `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
+    hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
+    An answer keeps to one category unless another section matches about as well or answers a question of
+    its own, or, with ``only_asked`` (`answers_each_question`), to the sections asked and phrased (where the
+    best hit has a keyword phrase in the message, ``phrased``, `KnowledgeBase.phrase_sections`,
+    another category's hit needs one too: "I lost my phone and can't get my 2FA code" is not about promo codes,
+    which share only the word "code"), and to the product's warranty a question asks for, where one does ("How
+    long is the TV warranty and what does it cover?" is not about furniture)."""
+    if not hits:
+        return []
+    best = hits[0]
+    chosen = [h for h in hits if h.section.id in asked or h.score >= best.score * (
+        SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)
+        and (h.section.category == best.section.category or best.section.id not in phrased
+             or h.section.id in phrased)]
+    asked_products = [h for h in chosen if h.section.id in PRODUCT_SECTIONS and h.section.id in asked]
+    if len(asked_products) == 1:  # another product's warranty stays only where it scores as well (an overview)
+        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
+                  or h.score >= asked_products[0].score]
+    if best.section.category != "warranty":  # a product's name finds its warranty: not asked in another category
+        # (an overview of several categories puts the warranty's lead section level with the best)
+        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
+                  or h.score >= best.score]
+    if only_asked:
+        chosen = [h for h in chosen if h.section.id in asked or h.section.id in phrased]
+    required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]
+    rest = [h for h in chosen if h.section.id not in asked][:MAX_POINTS - len(required)]
+    return [h for h in chosen if h in required or h in rest]
