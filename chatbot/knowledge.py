@@ -137,8 +137,9 @@ def is_cjk(token: str) -> bool:
 
 def phrase_text(text: str) -> str:
     """``text`` as keyword phrases are matched against it: NFKC, lower case, "canceled" as "cancelled",
-    punctuation and runs of space as one space, none between CJK characters but one between them and a Latin word, an A-not-A question as its A
-    ("运费是不是要我自己出" as "运费是要我自己出"), padded with a space on both sides."""
+    punctuation and runs of space as one space, none between CJK characters but one between them and a Latin
+    word, an A-not-A question as its A ("运费是不是要我自己出" as "运费是要我自己出"), padded with a space on both
+    sides."""
     text = _NOT_WORD_RE.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'"))
     text = _AMERICAN_CANCEL_RE.sub(r"cancell\1", text)
     text = _A_NOT_A_RE.sub(r"\1", re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text))

@@ -12,7 +12,7 @@ _LATIN_WORD = re.compile(r"[a-zà-ÿ]+", re.I)
 # Each language's commonest words that English does not use too ("a", "as", "do" and "die" are English words).
 _COMMON_WORDS = {
     "Spanish": "el la los las un una unos de del que por para puedo puede mi mis es con cómo como dónde donde "
-               "cuándo cuando qué hola gracias pedido devolver envío producto quiero tengo está hay mi su usted",
+               "cuándo cuando qué hola gracias pedido devolver envío producto quiero tengo está hay su usted",
     "French": "le la les un une des du je puis ma mes pour avec comment où quand bonjour merci commande "
               "retourner produit livraison suis vous nous ai pas",
     "German": "der das ich ein eine mein meine ist und nicht kann wie wo wann hallo danke bestellung zurückgeben "

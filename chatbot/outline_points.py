@@ -43,9 +43,9 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
 
 def answers_each_question(message: str, asked: set[str]) -> bool:
     """Whether ``asked`` (`sections_asked`) holds a section of its own for each separate question of ``message``,
-    none of which asks for a category's overview or about an uncovered topic: then those sections, with any a keyword phrase names, are the
-    whole outline ("Who pays for return shipping? And how long until I get my refund?" had the 30-day window too,
-    a hit of the best one's category)."""
+    none of which asks for a category's overview or about an uncovered topic: then those sections, with any a
+    keyword phrase names, are the whole outline ("Who pays for return shipping? And how long until I get my
+    refund?" had the 30-day window too, a hit of the best one's category)."""
     questions = questions_asked(plain_message(message))
     return (2 <= len(questions) == len(asked) and OUT_OF_SCOPE_SECTION not in asked
             and not any(overview_categories(q) for q in questions))
@@ -57,11 +57,11 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phra
     `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
     hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
     An answer keeps to one category unless another section matches about as well or answers a question of
-    its own, or, with ``only_asked`` (`answers_each_question`), to the sections asked and phrased (where the
-    best hit has a keyword phrase in the message, ``phrased``, `KnowledgeBase.phrase_sections`,
+    its own (where the best hit has a keyword phrase in the message, ``phrased``, `KnowledgeBase.phrase_sections`,
     another category's hit needs one too: "I lost my phone and can't get my 2FA code" is not about promo codes,
     which share only the word "code"), and to the product's warranty a question asks for, where one does ("How
-    long is the TV warranty and what does it cover?" is not about furniture)."""
+    long is the TV warranty and what does it cover?" is not about furniture). With ``only_asked``
+    (`answers_each_question`) it keeps to the sections asked and phrased."""
     if not hits:
         return []
     best = hits[0]
