@@ -23,7 +23,7 @@ def _planner_points(kb, question: str):
     lang = detect_lang(question)
     asked = sections_asked(kb, pruned.asking, lang)
     return select_points(_planner_hits(kb, question), asked, kb.phrase_sections(pruned.text, lang),
-                         answers_each_question(pruned.asking, asked))
+                         answers_each_question(kb, pruned.asking, lang))
 
 
 def _points_against_expected(kb, eval_questions):
@@ -146,6 +146,8 @@ def test_each_question_of_another_category_gets_its_section(kb, question, wanted
     ("Who pays for return shipping? And how long until I get my refund?", ["returns.shipping-fees", "refunds.timing"]),
     ("How long is the TV warranty and what does it cover?", ["warranty.coverage", "warranty.electronics"]),
     ("你们支持哪些付款方式？$400的订单可以分期付款吗？", ["payment.installments", "payment.methods"]),
+    ("When will my refund arrive? Will it go back to my PayPal?", ["refunds.method", "refunds.timing"]),  # "arrive":
+    # the lost parcels for the first question alone, so the refund's shipping charges padded the outline
     ("我20分钟前下了单，地址写错了，还漏买了一件东西。能取消或改地址吗？能加商品吗？",
      ["orders.address-change", "orders.adding-items", "orders.cancellation"])])
 def test_a_section_for_each_question_is_the_whole_outline(kb, question, points):
@@ -155,10 +157,12 @@ def test_a_section_for_each_question_is_the_whole_outline(kb, question, points):
 
 
 def test_an_overview_or_an_uncovered_question_keeps_the_other_hits(kb):
-    assert not answers_each_question("What's your return policy? Also, how long do refunds take?",
-                                     {"returns.time-limit", "refunds.timing"})
-    assert not answers_each_question("能自提吗？退货要多久？", {"contact.scope", "refunds.timing"})
-    assert not answers_each_question("How long do I have to return a lamp?", {"returns.time-limit"})  # one question
+    assert not answers_each_question(kb, "What's your return policy? Also, how long do refunds take?", "en")
+    assert not answers_each_question(kb, "Can I pick up in store, or how much is shipping?", "en")
+    assert not answers_each_question(kb, "How long do I have to return a lamp?", "en")  # one question
+    # Two questions that find one section: one of them may have missed its own (the bank's processing time).
+    assert not answers_each_question(kb, "退货寄回去以后什么时候给我退款？钱多久能到账？", "zh")
+    assert answers_each_question(kb, "Who pays for return shipping? And how long until I get my refund?", "en")
 
 
 def test_sections_asked_needs_separate_questions_with_a_clear_best(kb):
