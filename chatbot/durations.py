@@ -1,23 +1,25 @@
-"""Spans of time as customers write them ("2 weeks", "a few days", "三个月", "两周", "半年", "last year"): how
-long ago something happened or how old a product is, read by the follow-ups and by the defect intent."""
+"""Spans of time as customers write them ("10 minutes", "2 weeks", "a few days", "三个月", "两周", "半年",
+"last year"): how long ago something happened or how old a product is, read by the follow-ups and by the defect
+intent."""
 
 import re
 from typing import NamedTuple
 
 _EN_COUNT = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few"
-_EN_UNITS = {"hour": "hour", "day": "day", "week": "week", "month": "month", "year": "year"}
+_EN_UNITS = {"minute": "minute", "hour": "hour", "day": "day", "week": "week", "month": "month", "year": "year"}
 # "3月" is March, not three months: a Chinese month needs its measure word, 个.
-_ZH_UNITS = {"小时": "hour", "天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}
+_ZH_UNITS = {"分钟": "minute", "小时": "hour", "天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}
 _PATTERN = re.compile(
-    rf"\b(?P<en_count>{_EN_COUNT})\s+(?P<en_unit>hour|day|week|month|year)s?\b"
-    r"|(?P<zh_count>\d+|[一两二三四五六七八九十几半]+)\s*(?:个多?)?(?P<zh_unit>小时|天|周|星期|(?<=个)月|(?<=个多)月|年)"
+    rf"\b(?P<en_count>{_EN_COUNT})\s+(?P<en_unit>minute|hour|day|week|month|year)s?\b"
+    r"|\b(?P<min_count>\d+)\s*mins?\b"  # "10 min", "30mins"; "a min order" is no time
+    r"|(?P<zh_count>\d+|[一两二三四五六七八九十几半]+)\s*(?:个多?)?(?P<zh_unit>分钟|小时|天|周|星期|(?<=个)月|(?<=个多)月|年)"
     r"|(?P<last_year>去年|\blast year\b)", re.I | re.A)
 _ONE_OR_LESS = frozenset({"a", "an", "one", "1", "一", "半"})
 
 
 class Duration(NamedTuple):
     count: str  # as written: "2", "a", "few", "两", "半"
-    unit: str  # hour | day | week | month | year
+    unit: str  # minute | hour | day | week | month | year
 
     @property
     def at_most_one(self) -> bool:
@@ -32,6 +34,8 @@ def durations(text: str) -> list[Duration]:
     for match in _PATTERN.finditer(text):
         if match["last_year"]:
             found.append(Duration("1", "year"))
+        elif match["min_count"]:
+            found.append(Duration(match["min_count"], "minute"))
         elif match["en_unit"]:
             found.append(Duration(match["en_count"], _EN_UNITS[match["en_unit"].lower()]))
         else:

@@ -210,7 +210,7 @@ def _tells_how_long_since(text: str) -> bool:
     """Whether ``text`` asks nothing and says how long ago the product was bought or came ("我想退货，已经过了一个月了",
     "买了一个多月了"): about a return, that is the return window's question; a return sent ten days ago is not."""
     return (not asking_clauses(text) and bool(_SINCE_BOUGHT.search(text))
-            and any(d.unit != "hour" for d in durations(text)))
+            and any(d.unit not in ("minute", "hour") for d in durations(text)))
 
 
 def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],

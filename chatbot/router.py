@@ -52,7 +52,7 @@ _CATALOG = re.compile(
     r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
-    r"differen|adjust|cheap|sale|match|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折|寄|送货", re.I)
+    r"differen|adjust|cheap|sale|match|deduct|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折|寄|送货|扣", re.I)
 # How many sections a message's retrieval keeps: the outline's candidates, and the ones a phrase can move first.
 SEARCH_DEPTH = 8
 # A phrase in the story around a question that has none ("I bought a gift card, can I get a refund on it?") puts its
@@ -82,6 +82,10 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     if intent is None and query != message:  # a follow-up ("I don't have the receipt" after "Can I return a gift?"):
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)
         if topic_intent in ONE_SECTION_INTENTS:  # the previous message's return or refund
+            hits, intent = topic_hits, topic_intent
+    elif intent == "overview" and query != message:  # "Is it under warranty?" after "My TV stopped working": the
+        topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # defect, not the warranty's overview
+        if topic_intent == "defect":
             hits, intent = topic_hits, topic_intent
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)

@@ -13,12 +13,16 @@ from chatbot.durations import Duration, durations
     ("买了1个多月", [Duration("1", "month")]),
     ("去年买的", [Duration("1", "year")]),
     ("用了半年", [Duration("半", "year")]),
+    # Minutes (2026-12-03): "I placed it 10 minutes ago" after "Can I cancel my order?" was refused.
+    ("I placed it 10 minutes ago", [Duration("10", "minute")]), ("30min ago", [Duration("30", "minute")]),
+    ("我10分钟前下的单", [Duration("10", "minute")]),
 ])
 def test_durations_reads_counts_and_units(text, expected):
     assert durations(text) == expected
 
 
-@pytest.mark.parametrize("text", ["3月买的", "I ordered 3 items", "Where is my order?", "订单号12345"])
+@pytest.mark.parametrize("text", ["3月买的", "I ordered 3 items", "Where is my order?", "订单号12345",
+                                  "Is there a min order?"])
 def test_dates_and_other_numbers_are_no_durations(text):
     assert durations(text) == []  # "3月" is March: a Chinese month needs its measure word
 

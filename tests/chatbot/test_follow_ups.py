@@ -61,6 +61,10 @@ from chatbot.router import RuleRouter
     ("How long does shipping take?", "We live in the UK", "shipping.international"),
     ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
     ("Do you ship to Canada?", "i'm in toronto", "shipping.international"),
+    ("Can I cancel my order?", "I placed it 10 minutes ago", "orders.cancellation"),  # refused: minutes were no time
+    ("能取消订单吗？", "我10分钟前下的单", "orders.cancellation"),
+    # "扣" and "deduct" ask a price a policy names: "要扣多少钱？" was refused as a catalogue question.
+    ("Can I return opened headphones?", "How much do you deduct?", "returns.restocking-fee"),
     # Sweep 67 (2026-12-03): Klarna's limit was the return window's "Time limit"; what the TV warranty covers, its
     # length; an order that shipped, the cancellation (it "has not shipped") instead of what to do after shipment.
     ("Do you accept Klarna?", "Is there a limit?", "payment.installments"),
@@ -134,3 +138,14 @@ def test_a_place_is_told_only_by_its_name():
     # A writer who capitalizes nothing writes a place in lower case ("i'm in toronto" was refused, 2026-12-03).
     assert tells_a_place("i'm in toronto") and tells_a_place("im in vancouver")
     assert not tells_a_place("I'm in trouble") and not tells_a_place("im in a hurry")
+
+
+@pytest.mark.parametrize(("previous", "message", "product"), [
+    ("My TV stopped working", "Is it under warranty?", "warranty.electronics"),
+    ("My sofa leg broke", "What's your warranty policy?", "warranty.furniture")])
+def test_a_warranty_overview_asked_after_a_defect_is_the_defect(kb, previous, message, product):
+    """Asked alone, the message is the warranty's overview (each product's term, the plan, the coverage); after a
+    broken product it asks about that product's defect."""
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert (route.mode, route.reason) == ("sot", "defect")
+    assert [h.section.id for h in route.hits[:2]] == ["warranty.early-defects", product]
