@@ -65,6 +65,10 @@ from chatbot.router import RuleRouter
     ("能取消订单吗？", "我10分钟前下的单", "orders.cancellation"),
     # "扣" and "deduct" ask a price a policy names: "要扣多少钱？" was refused as a catalogue question.
     ("Can I return opened headphones?", "How much do you deduct?", "returns.restocking-fee"),
+    # The replacement of an exchange ("the replacement ships as soon as the carrier scans the return"): refused,
+    # and the bank's processing time ("多久到").
+    ("Can I exchange my shoes?", "How long does the new pair take?", "returns.exchanges"),
+    ("能换鞋吗？", "新的多久到？", "returns.exchanges"),
     # Sweep 67 (2026-12-03): Klarna's limit was the return window's "Time limit"; what the TV warranty covers, its
     # length; an order that shipped, the cancellation (it "has not shipped") instead of what to do after shipment.
     ("Do you accept Klarna?", "Is there a limit?", "payment.installments"),
