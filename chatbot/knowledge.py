@@ -98,9 +98,10 @@ def detect_lang(text: str) -> str:
     return "zh" if num_cjk and num_cjk >= num_latin_words else "en"
 
 
-# Words whose Snowball stem would merge them with an unrelated, much commoner word: "customs" (duties) with
-# "customer", which every policy mentions, so "Who pays customs?" ranked the payment methods first.
-_STEM_EXCEPTIONS = {"customs": "customs"}
+# Words whose Snowball stem would merge them with an unrelated word: "customs" (duties) with "customer", so "Who
+# pays customs?" ranked the payment methods first; "customer" with "custom" (made to order), so an agent's
+# "Customer wants to return a mattress after 40 days" found the non-returnable custom items.
+_STEM_EXCEPTIONS = {"customs": "customs", "customer": "customer", "customers": "customer"}
 
 
 def _stem(word: str) -> str:
