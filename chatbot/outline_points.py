@@ -17,43 +17,40 @@ OTHER_CATEGORY_SHARE = 0.8
 ASKED_MARGIN = 1.25
 
 
-def _question_sections(kb: KnowledgeBase, message: str, lang: str) -> list[tuple[str, str | None]]:
-    """Each separate question of ``message`` (2 to `MAX_POINTS` of them, `message_shape.questions_asked`; none
-    otherwise) with its best section where it clears the in-scope bar and beats the question's second-best by
-    `ASKED_MARGIN` or shares its category; else None, as for a question for an overview."""
+def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
+    """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them,
+    `message_shape.questions_asked`) one by one: each question's best section, where it clears the in-scope bar
+    and beats the question's second-best by `ASKED_MARGIN` or shares its category ("how long will the refund
+    take?": the refund timing, a little over the bank's time). A question for a category's overview ("how does
+    the refund work?", "退货政策是什么？") asks for the category's lead section; one that asks about a topic another
+    names ("多少钱？") for none."""
     questions = questions_asked(plain_message(message))
     if not 2 <= len(questions) <= MAX_POINTS:
-        return []
-    found = []
-    for question in questions:
-        hits = [] if overview_categories(question) else kb.search(question, lang=lang, k=2)
-        clear = (hits and hits[0].score >= in_scope_bar(question, lang) and not asks_about_the_topic(question)
-                 and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
-                      or hits[0].section.category == hits[1].section.category))
-        found.append((question, hits[0].section.id if clear else None))
-    return found
-
-
-def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
-    """Ids of the sections that answer a message's separate questions one by one (`_question_sections`: "how long
-    will the refund take?" is the refund timing, a little over the bank's time). A question for a category's
-    overview ("how does the refund work?", "退货政策是什么？") asks for the category's lead section; one that asks
-    about a topic another names ("多少钱？") for none."""
+        return set()
     asked = set()
-    for question, section_id in _question_sections(kb, message, lang):
-        asked.update([section_id] if section_id else (kb.sections(lang, c)[0].id for c in overview_categories(question)))
+    for question in questions:
+        if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
+            asked.update(kb.sections(lang, category)[0].id for category in categories)
+            continue
+        hits = kb.search(question, lang=lang, k=2)
+        if (hits and hits[0].score >= in_scope_bar(question, lang)
+                and not asks_about_the_topic(question)
+                and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
+                     or hits[0].section.category == hits[1].section.category)):
+            asked.add(hits[0].section.id)
     return asked
 
 
-def answers_each_question(kb: KnowledgeBase, message: str, lang: str) -> bool:
-    """Whether each separate question of ``message`` has a section of its own, none asking for a category's
-    overview or about an uncovered topic: then the asked sections, with any a keyword phrase names, are the whole
-    outline ("Who pays for return shipping? And how long until I get my refund?" had the 30-day window too, a hit
-    of the best one's category). Two questions that find one section do not count: "退货寄回去以后什么时候给我退
-    款？钱多久能到账？" finds the refund timing twice, and the bank's time is a point only as the timing's padding."""
-    found = [section_id for _, section_id in _question_sections(kb, message, lang)]
-    return (bool(found) and None not in found and OUT_OF_SCOPE_SECTION not in found
-            and len(set(found)) == len(found))
+def answers_each_question(message: str, asked: set[str]) -> bool:
+    """Whether ``asked`` (`sections_asked` of ``message``) holds a section of its own for each separate question,
+    none asking for a category's overview or about an uncovered topic: then the asked sections, with any a
+    keyword phrase names, are the whole outline ("Who pays for return shipping? And how long until I get my
+    refund?" had the 30-day window too, a hit of the best one's category). Two questions that find one section do
+    not count: "退货寄回去以后什么时候给我退款？钱多久能到账？" finds the refund timing twice, and the bank's time is a
+    point only as the timing's padding. Read from the set, without searching each question again."""
+    questions = questions_asked(plain_message(message))
+    return (2 <= len(questions) == len(asked) and OUT_OF_SCOPE_SECTION not in asked
+            and not any(overview_categories(q) for q in questions))
 
 
 def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phrased: set[str] = frozenset(),

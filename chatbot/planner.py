@@ -215,7 +215,7 @@ class Planner:
         if route.mode == "sot":
             outline_start = time.perf_counter()
             asked = sections_asked(self.kb, pruned.asking, route.lang)
-            only_asked = answers_each_question(self.kb, pruned.asking, route.lang)
+            only_asked = answers_each_question(pruned.asking, asked)
             category, sections, prefix_ids = await self._outline(pruned.text, route, asked, only_asked, usage)
             outline_s = time.perf_counter() - outline_start
         else:

@@ -59,6 +59,12 @@ SEARCH_DEPTH = 8
 # section first where it scores this near the best hit.
 STORY_PHRASE_SHARE = 0.9
 
+# The intents a follow-up takes from the conversation, by its own: none, where the previous message's return or
+# refund ("I don't have the receipt" after "Can I return a gift?"); an overview, where a defect ("Is it under
+# warranty?" after "My TV stopped working" is that product's defect, not the warranty's overview).
+_TOPIC_INTENTS = {None: ONE_SECTION_INTENTS, "overview": frozenset({"defect"})}
+
+
 def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None, lang: str | None = None,
              k: int = SEARCH_DEPTH) -> tuple[str, str, list[ScoredSection], str | None]:
     """The question's language (``lang``, default detected), the query its sections are retrieved by (``query``,
@@ -79,13 +85,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     searched = kb.search(query, lang=lang, k=k) if searched is None else searched
     bar = in_scope_bar(query, lang)
     hits, intent = intent_hits(kb, question, lang, searched, bar)
-    if intent is None and query != message:  # a follow-up ("I don't have the receipt" after "Can I return a gift?"):
-        topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)
-        if topic_intent in ONE_SECTION_INTENTS:  # the previous message's return or refund
-            hits, intent = topic_hits, topic_intent
-    elif intent == "overview" and query != message:  # "Is it under warranty?" after "My TV stopped working": the
-        topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # defect, not the warranty's overview
-        if topic_intent == "defect":
+    if intent in _TOPIC_INTENTS and query != message:  # a follow-up takes the previous message's intent where
+        topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
+        if topic_intent in _TOPIC_INTENTS[intent]:
             hits, intent = topic_hits, topic_intent
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
