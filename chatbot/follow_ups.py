@@ -110,3 +110,19 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
                                      * (h.section.category in categories)) for h in hits), key=lambda h: -h.score)
     return hits[:k]
+
+
+ABROAD_SECTION, HOME_SECTION = "shipping.international", "shipping.standard"
+
+
+def stays_abroad(kb: KnowledgeBase, message: str, previous: str, lang: str) -> bool:
+    """Whether ``message``, a follow-up of ``previous``, keeps to the international shipping that ``previous``
+    names by a place ("How much does it cost?" after "Do you ship to Canada?", "多久能到？" after "能寄到日本吗？" got
+    the standard shipping's price and days): ``message`` names too little alone, asks about the topic, or finds the
+    standard shipping, which the place overrides."""
+    topic = kb.search(previous, lang=lang, k=1)
+    if not topic or topic[0].section.id != ABROAD_SECTION or ABROAD_SECTION not in kb.phrase_sections(previous, lang):
+        return False
+    own = kb.search(message, lang=lang, k=1)
+    return (not own or own[0].score < in_scope_bar(message, lang) or own[0].section.id == HOME_SECTION
+            or asks_about_the_topic(message))

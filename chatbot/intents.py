@@ -41,6 +41,10 @@ _OVERVIEW_WORDS = re.compile(
 # The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
 # for each product's term, the overview; the return window or a refund's time is one answer.
 _TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|多长|期限|期|多少年|几年", re.I | re.A)
+# A class of products an overview asks about ("What's your return policy for electronics?", "家具的退货政策"): the
+# overview's lead sections, with the best hit of its category for the last point (the opened electronics' fee).
+_PRODUCT_CLASS = re.compile(r"\b(for|on|of|with) (the |your )?(electronics?|electronic (items|products|devices|goods)|"
+                            r"furniture)\b|电子产品的?|电器的?|家具的?", re.I | re.A)
 _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
@@ -99,8 +103,10 @@ def overview_categories(question: str) -> list[str]:
         return []  # two names not joined name one thing: "return shipping" is the return label's fee
     rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I | re.A)
     general = _OVERVIEW_WORDS.sub(" ", rest)
-    if named == ["warranty"]:
+    if named == ["warranty"]:  # a product class's warranty is its own section
         general = _TERM_WORDS.sub(" ", general)
+    else:
+        general = _PRODUCT_CLASS.sub(" ", general)
     if general == rest and re.search(r"\w", rest):
         return []
     return [] if word_terms(general) else named
@@ -138,7 +144,11 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
                      bar: float) -> tuple[str | None, list]:
     if categories := overview_categories(text):
         share = OVERVIEW_POINTS // len(categories)
-        return "overview", [s for c in categories for s in kb.sections(lang, c)[:share]]
+        lead = [s for c in categories for s in kb.sections(lang, c)[:share]]
+        if (len(categories) == 1 and _PRODUCT_CLASS.search(text) and hits  # the class's own section last, where it
+                and hits[0].section.category == categories[0] and hits[0].section not in lead):  # is the best hit
+            lead = lead[:-1] + [hits[0].section]
+        return "overview", lead
     if _DEFECT.search(text):
         product = [h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS][:1]
         early = () if _past_the_return_window(text) else _DEFECT_SECTIONS[:1]

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
-from chatbot.follow_ups import follow_up_hits, tells_a_duration, tells_a_place
+from chatbot.follow_ups import ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_message,
@@ -97,6 +97,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
                        and h.score >= STORY_PHRASE_SHARE * hits[0].score}
         dated = kb.dated_sections(question, lang)  # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？"
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
+    if query != message and stays_abroad(kb, message, previous, lang):
+        hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)
     return lang, query, hits, intent
 
 

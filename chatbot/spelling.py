@@ -16,6 +16,9 @@ from functools import cache
 from spellchecker import SpellChecker
 
 TYPO_MIN_LEN = 4  # shorter words are too often other words or abbreviations ("thx", "pls", "acct")
+# Chat spellings of short words, which the rule above leaves as written: "wat is your return policy" asked for no
+# overview ("wat" was a word of its own).
+_CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what"}
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 
@@ -35,6 +38,8 @@ def correct_typos(text: str, known: frozenset[str]) -> str:
 
     def fix(match: re.Match) -> str:
         word = match.group().lower()
+        if word in _CHAT_WORDS:
+            return _CHAT_WORDS[word]
         if len(word) < TYPO_MIN_LEN or word in known or word in checker:
             return match.group()
         english = checker.candidates(word) or ()

@@ -58,6 +58,12 @@ from chatbot.router import RuleRouter
     ("能寄到加拿大吗？", "要多少钱？", "shipping.international"), ("退款要多久？", "退到支付宝呢？", "refunds.method"),
     # Where the customer is, is the end of the previous message (refused: a city names no policy, 2026-12-03).
     ("Do you ship to Canada?", "I'm in Toronto", "shipping.international"),
+    # A place the previous message names keeps a follow-up that names too little, or the standard shipping, abroad
+    # (the standard shipping's price and days, sweep 76, 2026-12-03); a section it names well is its own.
+    ("Do you ship to Canada?", "How much does it cost?", "shipping.international"),
+    ("Do you ship to Canada?", "How much is shipping?", "shipping.international"),
+    ("能寄到日本吗？", "多久能到？", "shipping.international"),
+    ("Do you ship to Canada?", "What about express?", "shipping.express"),
     ("How long does shipping take?", "We live in the UK", "shipping.international"),
     ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
     ("Do you ship to Canada?", "i'm in toronto", "shipping.international"),

@@ -95,6 +95,18 @@ def test_an_overview_of_three_categories_has_each_lead_section(kb, question, lea
     assert set(lead_ids) <= set(points), points
 
 
+@pytest.mark.parametrize("question, last", [
+    ("What's your return policy for electronics?", "returns.restocking-fee"),
+    ("电子产品的退货政策是什么？", "returns.restocking-fee"),
+    ("What is the return policy on furniture?", "returns.shipping-fees"), ("家具的退货政策是什么？", "returns.shipping-fees")])
+def test_an_overview_for_a_class_of_products_ends_with_its_own_section(kb, question, last):
+    """"for electronics" was a word of its own: the opened electronics' fee alone, no overview (sweep 76); the
+    class's best section takes the last lead section's place where it is not one."""
+    route = RuleRouter(kb).route(question)
+    assert route.reason == "overview"
+    assert [h.section.id for h in select_points(route.hits)] == _RETURNS_LEAD[:3] + [last]
+
+
 @pytest.mark.parametrize("question", ["Where's my refund?", "我的退款呢？", "Return shipping", "退货运费",
                                       "How does the warranty work for furniture?",
                                       "What's your return policy for opened electronics?",

@@ -314,6 +314,12 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("afterpay?", "payment.installments"), ("do returns cost money", "returns.shipping-fees"),
     ("late delivery", "shipping.lost-damaged"),
     ("Customer wants to return a mattress after 40 days", "returns.time-limit"),  # "custom" items (sweep 74, agents)
+    # Sweeps 75-77 (2026-12-03): refused ("洒在" was no water damage, "苹果支付" no Apple Pay, "运费怎么算" no price);
+    # the order's dispatch ("hasn't shipped"); the return process ("怎么退"); the bank's time ("信用卡").
+    ("咖啡洒在键盘上了，保修管吗？", "warranty.coverage"), ("可以用苹果支付吗？", "payment.methods"),
+    ("運費怎麼算？", "shipping.standard"), ("I need to change the delivery address, the order hasn't shipped yet",
+                                       "orders.address-change"),
+    ("礼品卡付款的退款怎么退？", "refunds.method"), ("可以退款到信用卡嗎？", "refunds.method"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English

@@ -12,7 +12,7 @@ from chatbot.spelling import correct_typos
     ("Warrenty on my TV", "warranty on my TV"), ("shiping to canada", "shipping to canada"),
     ("my acount is locked", "my account is locked"), ("change adress", "change address"),
     ("the cabel you sent", "the cable you sent"), ("my pakcage", "my package"),
-    ("how much is shiping to canda", "how much is shipping to canada")])
+    ("how much is shiping to canda", "how much is shipping to canada"), ("wat is it", "what is it")])
 def test_a_typo_becomes_the_knowledge_base_s_word(kb, text, corrected):
     """"shiping" is one edit from "shining" too, and "acount" from "count": the knowledge base's word wins.
     Two swapped letters are read as the word they swap, known or not, where that word is the commoner: "cabel" was
@@ -35,3 +35,10 @@ def test_words_that_are_no_typos_stay(kb, text):
 def test_a_question_with_a_typo_finds_its_section(kb, question, section_id):
     route = RuleRouter(kb).route(question)
     assert route.mode == "direct" and route.hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize("question", ["wat is your return policy", "wut is ur return policy?"])
+def test_a_chat_spelling_of_what_asks_for_the_overview(kb, question):
+    """"wat", three letters, stayed as written and was a word of its own: the 30-day window alone (sweep 77)."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("sot", "overview")
