@@ -15,6 +15,9 @@ OTHER_CATEGORY_SHARE = 0.8
 # A separately asked question's own best section is a point when it beats that question's second-best section
 # by this factor (and clears the in-scope bar): "Who pays for return shipping? How long until my refund?"
 ASKED_MARGIN = 1.25
+# A product's warranty scoring under this share of the other product's is not the one the message is about ("I'd
+# like to buy a TV … How long is it?": the furniture's 5.6 against the electronics' 9.5; both name 7.6 each).
+OTHER_PRODUCT_SHARE = 0.7
 
 
 def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
@@ -75,6 +78,9 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phra
     if len(asked_products) == 1:  # another product's warranty stays only where it scores as well (an overview)
         chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
                   or h.score >= asked_products[0].score]
+    top_product = max((h.score for h in chosen if h.section.id in PRODUCT_SECTIONS), default=0.0)
+    chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
+              or h.score >= OTHER_PRODUCT_SHARE * top_product]
     if best.section.category != "warranty":  # a product's name finds its warranty: not asked in another category
         # (an overview of several categories puts the warranty's lead section level with the best)
         chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked

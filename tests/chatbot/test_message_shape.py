@@ -9,6 +9,7 @@ def test_shape_mode():
     assert shape_mode("How long is the warranty on electronics?") == "direct"
     assert shape_mode("How long do I have, and who pays for shipping?") == "sot"
     assert shape_mode("你们能寄到加拿大吗？要多久？") == "sot"
+    assert shape_mode("标准配送和加急配送有什么区别？") == "sot"  # a comparison of both, as "and" asks (sweep 78)
     assert shape_mode("退货要多久，运费谁出？") == "sot"
     # A story that asks nothing is one message: its commas join what happened, not questions.
     assert shape_mode("我的订单到了，但少了一件。") == shape_mode("退款一周前就办了，但我的卡上还没看到。") == "direct"

@@ -438,7 +438,9 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Do you ship to APO addresses?", "Is there a warranty if I buy a floor model?",  # the address change; the
     # protection plan
     "Can someone else return an item for me?",  # the privacy section ("someone else")
-    "Can I change my username?"])
+    "Can I change my username?",
+    # Sweep 78 (2026-12-03): the store credit ("credit"); refused already, kept so.
+    "Is it safe to use my credit card on your site?", "Is my credit card info safe?", "在你们网站用信用卡支付安全吗？"])
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
