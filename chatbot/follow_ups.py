@@ -21,6 +21,7 @@ _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, f
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
 
 
+_PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
 # "What about X?", "And X?", "X呢？": the previous message's question, asked of X.
 _WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|and)\b|^\W*[^\W\d_]{1,8}呢\W*$")
 
@@ -109,6 +110,9 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
         categories = {topic[0].section.category, *named_categories(previous)}
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
                                      * (h.section.category in categories)) for h in hits), key=lambda h: -h.score)
+    if topic and about_it and not _all_words_in(message, _HOW_LONG_WORDS) and _PRICE.search(topic[0].section.text):
+        # the price of what the previous message asked about: "多少钱？" after "拆封的耳机能退吗？", the restocking fee
+        hits = sorted(hits, key=lambda h: h.section.id != topic[0].section.id)
     return hits[:k]
 
 

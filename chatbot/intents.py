@@ -56,6 +56,7 @@ _DEFECT = re.compile(
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电"
     r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
+COVERAGE_SECTION = _DEFECT_SECTIONS[2]
 # A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit;
 # not one that broke a while after ("收到一周后坏了"); "The chair arrived broken" too (the damaged parcels' keywords
 # name "came with a broken leg").
@@ -223,13 +224,21 @@ def _tells_how_long_since(text: str) -> bool:
             and any(d.unit not in ("minute", "hour") for d in durations(text)))
 
 
+def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, best: ScoredSection) -> bool:
+    """Whether ``best`` is the warranty's coverage, a section of the defect's own outline, found by a word of ``text``
+    and no keyword phrase: "My coffee maker leaks water" finds the water damage, a word of the leak, and "My laptop
+    battery died, is that covered?" the word "covered"; both are defects. "狗把椅子腿咬坏了" names the accidental
+    damage ("咬坏") that the coverage answers."""
+    return best.section.id == COVERAGE_SECTION and COVERAGE_SECTION not in kb.phrase_sections(text, lang)
+
+
 def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
                   bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the intent's sections first, and the intent, as `intent_hits` describes; or ``hits`` and None."""
     intent, sections = _intent_sections(kb, text, lang, hits, bar)
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
-                and not (intent == "defect" and _asks_money_back(text, hits[0])))
+                and not (intent == "defect" and (_asks_money_back(text, hits[0]) or _found_by_a_word(kb, text, lang, hits[0]))))
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}

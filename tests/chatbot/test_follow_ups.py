@@ -26,6 +26,8 @@ from chatbot.router import RuleRouter
     ("我想退货", "多少钱？", "returns.shipping-fees"),
     ("我想注销账户", "需要多久？", "account.deletion"),
     ("拆封的耳机能退吗？", "要扣钱吗？", "returns.restocking-fee"),
+    ("拆封的耳机能退吗？", "多少钱？", "returns.restocking-fee"),  # the window (2026-12-03): a price asked of the
+    ("Can I return opened headphones?", "How much?", "returns.restocking-fee"),  # previous best that states one
     ("退貨期限是多久？", "節假日呢？", "returns.holiday-season"),  # traditional; the window, before follow_up_hits
     # Words that ask about the previous topic: alone, a section that uses them, or refused.
     ("我想注销账户", "那要等多长时间？", "account.deletion"),  # alone: the refund timing, over the bar

@@ -165,6 +165,18 @@ def test_no_hit_brings_the_early_defects_back_past_the_return_window(kb, questio
     assert "warranty.early-defects" not in [h.section.id for h in RuleRouter(kb).route(question).hits]
 
 
+@pytest.mark.parametrize("question", ["My coffee maker leaks water after 3 months",
+                                      "My laptop battery died after 10 months, is that covered?"])
+def test_a_defect_whose_words_find_the_coverage_is_a_defect(kb, question):
+    """"water" and "covered" found the coverage over the bar, which then answered alone, or the electronics' term
+    did (by "coffee maker"): a leak is no water damage. "狗把椅子腿咬坏了" names the coverage's accidental damage."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("sot", "defect")
+    assert {"warranty.electronics", "warranty.claims", "warranty.coverage"} <= {
+        h.section.id for h in select_points(route.hits)}
+    assert RuleRouter(kb).route("狗把椅子腿咬坏了，能保修吗？").hits[0].section.id == "warranty.coverage"
+
+
 @pytest.mark.parametrize("question", ["我的椅子收到两个月了，现在腿断了"])  # the return fees ("收到两个": two sent)
 def test_a_product_received_months_ago_is_a_defect_past_the_window(kb, question):
     route = RuleRouter(kb).route(question)
