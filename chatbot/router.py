@@ -89,7 +89,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
         if topic_intent in _TOPIC_INTENTS[intent]:
             hits, intent = topic_hits, topic_intent
-    if intent is None and shape_mode(question) == "direct":
+    told_more = query != message and not asking_clauses(message)  # "It hasn't shipped yet" after a request to add
+    if intent is None and shape_mode(question) == "direct" and not told_more:  # an item: its phrases ask nothing
         phrased = kb.phrase_sections(asked_part(question), lang)
         if not phrased:  # the story's phrases, for a top-two hit near the best
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}

@@ -66,6 +66,9 @@ from chatbot.router import RuleRouter
     ("Do you ship to Canada?", "How much is shipping?", "shipping.international"),
     ("能寄到日本吗？", "多久能到？", "shipping.international"),
     ("Do you ship to Canada?", "What about express?", "shipping.express"),
+    # A statement that tells more of a request asks nothing by its phrases: "hasn't shipped" put the dispatch times
+    # first (sweep 79, 2026-12-03).
+    ("I want to add something to my order", "It hasn't shipped yet", "orders.adding-items"),
     ("How long does shipping take?", "We live in the UK", "shipping.international"),
     ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
     ("Do you ship to Canada?", "i'm in toronto", "shipping.international"),

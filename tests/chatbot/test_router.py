@@ -320,6 +320,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("運費怎麼算？", "shipping.standard"), ("I need to change the delivery address, the order hasn't shipped yet",
                                        "orders.address-change"),
     ("礼品卡付款的退款怎么退？", "refunds.method"), ("可以退款到信用卡嗎？", "refunds.method"),
+    ("能快点发货吗？", "shipping.express"),  # refused (sweep 79; "Can I get my order faster?" found express)
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -440,7 +441,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Can someone else return an item for me?",  # the privacy section ("someone else")
     "Can I change my username?",
     # Sweep 78 (2026-12-03): the store credit ("credit"); refused already, kept so.
-    "Is it safe to use my credit card on your site?", "Is my credit card info safe?", "在你们网站用信用卡支付安全吗？"])
+    "Is it safe to use my credit card on your site?", "Is my credit card info safe?", "在你们网站用信用卡支付安全吗？",
+    "快递来的时候我不在家怎么办？"])  # the refund timing ("时候", sweep 79)
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
