@@ -322,6 +322,8 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("礼品卡付款的退款怎么退？", "refunds.method"), ("可以退款到信用卡嗎？", "refunds.method"),
     ("能快点发货吗？", "shipping.express"),  # refused (sweep 79; "Can I get my order faster?" found express)
     ("丢件政策", "shipping.lost-damaged"), ("refund processing time", "refunds.timing"),  # refused; the bank's time
+    ("paypal ok?", "payment.methods"),  # refused (3.98 against 4.0, stop 39's note); a refund to PayPal stays the
+    ("Will my refund go back to PayPal?", "refunds.method"),  # refund method's (a bare "paypal" phrase took it)
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
