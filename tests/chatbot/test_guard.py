@@ -90,6 +90,9 @@ ESCALATIONS = [
     ("I'm going to dispute the charge with my bank", "legal"), ("I'll file a chargeback", "legal"),
     ("我要找银行拒付", "legal"), ("This is unacceptable, I want compensation", "human"), ("我要求赔偿", "human"),
     ("The chair collapsed and I fell", "safety"), ("椅子塌了，我摔伤了", "safety"), ("椅子塌了我摔倒了", "safety"),
+    # Refused as out of scope (sweep 82, 2026-12-03): an electric shock in other words.
+    ("My kid got shocked by the lamp", "safety"), ("I was shocked by the new desk lamp", "safety"),
+    ("The toaster zapped me", "safety"),
 ]
 NOT_ESCALATIONS = [
     "Does the kettle keep water hot?", "Is the hot pink color available?",
@@ -107,6 +110,7 @@ NOT_ESCALATIONS = [
     # A sweep of 2026-12-02: a product named Fire and a scratch on furniture (the first was a hazard).
     "My Fire TV stick won't connect, is it under warranty?",
     "我的桌子被划伤了", "桌腿被划伤了", "收到的桌子有划伤",
+    "I was shocked by the price", "I was shocked by how fast the delivery was",  # surprise, no current
 ]
 
 

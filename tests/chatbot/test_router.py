@@ -322,6 +322,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("礼品卡付款的退款怎么退？", "refunds.method"), ("可以退款到信用卡嗎？", "refunds.method"),
     ("能快点发货吗？", "shipping.express"),  # refused (sweep 79; "Can I get my order faster?" found express)
     ("丢件政策", "shipping.lost-damaged"), ("refund processing time", "refunds.timing"),  # refused; the bank's time
+    ("黑五买的能退吗？", "returns.holiday-season"),  # the 30-day window (sweep 82; English found the season)
     ("paypal ok?", "payment.methods"),  # refused (3.98 against 4.0, stop 39's note); a refund to PayPal stays the
     ("Will my refund go back to PayPal?", "refunds.method"),  # refund method's (a bare "paypal" phrase took it)
 ])
@@ -445,7 +446,8 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     "Can I change my username?",
     # Sweep 78 (2026-12-03): the store credit ("credit"); refused already, kept so.
     "Is it safe to use my credit card on your site?", "Is my credit card info safe?", "在你们网站用信用卡支付安全吗？",
-    "快递来的时候我不在家怎么办？"])  # the refund timing ("时候", sweep 79)
+    "快递来的时候我不在家怎么办？",  # the refund timing ("时候", sweep 79)
+    "Will there be a Black Friday sale?", "黑五有活动吗？", "什么时候打折？"])  # the holiday returns (sweep 82)
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
