@@ -51,12 +51,12 @@ _DEFECT = re.compile(
     r"\b(not|stopped) (working|charging)\b|\bdied\b|\bflicker|\bbuzz|\bbusted\b|\bno sound\b|\bdead pixels?\b|\bwobbl|"
     r"\bpeeling\b|\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|\bkeeps (crashing|freezing)\b|"
     r"\bbattery drains\b|\bcollapsed\b|\bleak(s|ing)\b|\brust(ed|ing)\b|\bcame loose\b|"
+    r"\bmak(es|ing) (a |an )?(\w+ )?(noise|sound)s?\b|\b(grinding|rattling|clicking|humming) (noise|sound)|\bnoisy\b|"
     r"\b(doesn'?t|does not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
     r"(work|turn on|switch on|power on|start|charge|hold a charge|boot|connect|pair)\b"
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电"
     r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
-COVERAGE_SECTION = _DEFECT_SECTIONS[2]
 # A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit;
 # not one that broke a while after ("收到一周后坏了"); "The chair arrived broken" too (the damaged parcels' keywords
 # name "came with a broken leg").
@@ -225,11 +225,12 @@ def _tells_how_long_since(text: str) -> bool:
 
 
 def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, best: ScoredSection) -> bool:
-    """Whether ``best`` is the warranty's coverage, a section of the defect's own outline, found by a word of ``text``
-    and no keyword phrase: "My coffee maker leaks water" finds the water damage, a word of the leak, and "My laptop
-    battery died, is that covered?" the word "covered"; both are defects. "狗把椅子腿咬坏了" names the accidental
-    damage ("咬坏") that the coverage answers."""
-    return best.section.id == COVERAGE_SECTION and COVERAGE_SECTION not in kb.phrase_sections(text, lang)
+    """Whether ``best`` is the warranty's claims or coverage, sections of the defect's own outline, found by a word
+    of ``text`` and no keyword phrase: "My coffee maker leaks water" finds the water damage, a word of the leak, "My
+    laptop battery died, is that covered?" the word "covered", and "I'm writing about … a grinding noise" the claim's
+    form by "writing"; all are defects. "狗把椅子腿咬坏了" names the accidental damage ("咬坏") that the coverage
+    answers. The early defects keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
+    return best.section.id in _DEFECT_SECTIONS[1:] and best.section.id not in kb.phrase_sections(text, lang)
 
 
 def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],

@@ -323,6 +323,11 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("能快点发货吗？", "shipping.express"),  # refused (sweep 79; "Can I get my order faster?" found express)
     ("丢件政策", "shipping.lost-damaged"), ("refund processing time", "refunds.timing"),  # refused; the bank's time
     ("黑五买的能退吗？", "returns.holiday-season"),  # the 30-day window (sweep 82; English found the season)
+    # Sweep 83: the cancellation ("cancelling"); refused ("receipt", a topic no policy covers, in the story); the
+    # standard shipping ("运费怎么算", sweep 77's phrase, inside the return's).
+    ("Can I return noise cancelling headphones?", "returns.time-limit"),
+    ("My mom bought me headphones as a gift but they're the wrong model. I don't have the receipt. Can I exchange "
+     "them?", "returns.exchanges"), ("退货运费怎么算？", "returns.shipping-fees"),
     ("paypal ok?", "payment.methods"),  # refused (3.98 against 4.0, stop 39's note); a refund to PayPal stays the
     ("Will my refund go back to PayPal?", "refunds.method"),  # refund method's (a bare "paypal" phrase took it)
 ])
