@@ -328,6 +328,11 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("Can I return noise cancelling headphones?", "returns.time-limit"),
     ("My mom bought me headphones as a gift but they're the wrong model. I don't have the receipt. Can I exchange "
      "them?", "returns.exchanges"), ("退货运费怎么算？", "returns.shipping-fees"),
+    # Sweep 84, colloquial Chinese: the cancellation ("不想要了"); refused (both); the 30-day window; the tracking
+    # ("到哪了"); refused; the cancellation, though the goods had come ("收到货了" told no delivery).
+    ("东西不想要了能退吗", "returns.time-limit"), ("买错了怎么办", "orders.cancellation"),
+    ("维修要寄回去吗", "warranty.claims"), ("退货要自己寄吗", "returns.process"), ("退款退到哪了", "refunds.timing"),
+    ("收到货了，买错了，能退吗？", "returns.time-limit"),
     ("paypal ok?", "payment.methods"),  # refused (3.98 against 4.0, stop 39's note); a refund to PayPal stays the
     ("Will my refund go back to PayPal?", "refunds.method"),  # refund method's (a bare "paypal" phrase took it)
 ])
