@@ -22,6 +22,7 @@ _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
 
 
 _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
+
 # "What about X?", "And X?", "X呢？": the previous message's question, asked of X.
 _WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|and)\b|^\W*[^\W\d_]{1,8}呢\W*$")
 
@@ -85,7 +86,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     the sections of the previous topic (the category of ``previous``'s best section, and those it names:
     "退货要多久？" finds the refund timing best but is about returns) also get ``message``'s own score: "Who pays
     for it?" after "How do I return an item?" asks for the return fees, though the two together find the return
-    process first."""
+    process first. A price asked of a previous message whose best section states one ("多少钱？" after
+    "拆封的耳机能退吗？": the restocking fee's 15%) is that section's."""
     if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
         return None
     query, everything = f"{previous}\n{message}", len(kb.sections(lang))

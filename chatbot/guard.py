@@ -57,9 +57,10 @@ _ESCALATION_RULES = {
         r"\b(gets|getting|got|runs|running)\s+(very\s+|really\s+|so\s+|too\s+)?hot\b",
         r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*|"
         r"\b(got|get|gets|getting|gave\s+(me|him|her))\s+a\s+shock\b|\b(got|get|gets|getting)\s+shocked\b|"
-        r"\bzapp?(ed|s)?\s+(me|him|her|us|them|my)\b|\bshocked\s+by\s+(the|my|a|an|this|that|your)\s+(\w+\s+){0,2}(lamp|"
-        r"outlet|cord|cable|plug|charger|wire|socket|appliance|device|tv|kettle|toaster|heater|microwave|blender|"
-        r"vacuum|speaker|laptop|fan|dryer|washer|switch)\b",  # "I was shocked by the price" is no hazard
+        r"\bzapp?(ed|s)?\s+(me|him|her|us|them|my)\b|"
+        r"\bshocked\s+by\s+(the|my|a|an|this|that|your)\s+(\w+\s+){0,2}(lamp|outlet|cord|cable|plug|charger|wire|"
+        r"socket|appliance|device|tv|kettle|toaster|heater|microwave|blender|vacuum|speaker|laptop|fan|dryer|washer|"
+        r"switch)\b",  # "I was shocked by the price" is no hazard
         r"\bcut\s+(my|his|her|their|our)\s+(hand|finger|foot|feet|leg|arm|face|head)s?\b",
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t)\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",

@@ -239,7 +239,8 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
     intent, sections = _intent_sections(kb, text, lang, hits, bar)
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
-                and not (intent == "defect" and (_asks_money_back(text, hits[0]) or _found_by_a_word(kb, text, lang, hits[0]))))
+                and not (intent == "defect" and (_asks_money_back(text, hits[0])
+                                                 or _found_by_a_word(kb, text, lang, hits[0]))))
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}

@@ -65,7 +65,8 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phra
     its own (where the best hit has a keyword phrase in the message, ``phrased``, `KnowledgeBase.phrase_sections`,
     another category's hit needs one too: "I lost my phone and can't get my 2FA code" is not about promo codes,
     which share only the word "code"), and to the product's warranty a question asks for, where one does ("How
-    long is the TV warranty and what does it cover?" is not about furniture). With ``only_asked``
+    long is the TV warranty and what does it cover?" is not about furniture), or scores well over the other
+    (`OTHER_PRODUCT_SHARE`: "I'd like to buy a TV … How long is it?"). With ``only_asked``
     (`answers_each_question`) it keeps to the sections asked and phrased."""
     if not hits:
         return []
