@@ -63,6 +63,16 @@ def tells_a_place(message: str) -> bool:
     return bool(told) and (not told["lower"] or message == message.lower()) and _is_short_statement(message)
 
 
+# An amount of money: "$80", "$1,500", "80美元", "1500块", "80 dollars".
+_AMOUNT = re.compile(r"\$\s?\d|\d[\d,]*(\.\d+)?\s*(美元|美金|刀|块|元|(?i:dollars?|bucks|usd)\b)")
+
+
+def tells_an_amount(message: str) -> bool:
+    """Whether ``message`` is a short statement of an amount (it asks nothing): "订单80美元" after "可以用Klarna吗？" is
+    read with it (it was refused: an amount names no policy), as "My order is $80" is."""
+    return bool(_AMOUNT.search(message)) and _is_short_statement(message)
+
+
 NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on another section names its own topic
 
 

@@ -12,7 +12,8 @@ from typing import NamedTuple
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
-from chatbot.follow_ups import ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place
+from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place,
+                                tells_an_amount)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_message,
@@ -89,10 +90,13 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
         if topic_intent in _TOPIC_INTENTS[intent]:
             hits, intent = topic_hits, topic_intent
-    told_more = query != message and not asking_clauses(message)  # "It hasn't shipped yet" after a request to add
-    if intent is None and shape_mode(question) == "direct" and not told_more:  # an item: its phrases ask nothing
+    if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
-        if not phrased:  # the story's phrases, for a top-two hit near the best
+        if query != message and not asking_clauses(message):  # a statement that tells more of the previous request
+            topic = kb.search(previous, lang=lang, k=1)  # names a section of that request's category: "我用的是支付宝"
+            phrased = {i for i in phrased if topic and kb.get(i, lang).category == topic[0].section.category}
+            # after "退款什么时候到？" the refund method, "It hasn't shipped yet" after adding an item no dispatch time
+        elif not phrased:  # the story's phrases, for a top-two hit near the best
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
                        and h.score >= STORY_PHRASE_SHARE * hits[0].score}
@@ -119,10 +123,11 @@ class RuleRouter:
     def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
         """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
         follow-up of the customer's ``previous`` message (`follow_up_hits`), by the two together; a short
-        statement of how long ago or how old, or of where the customer is, is read as the end of ``previous`` ("It's 3
-        weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to Canada?")."""
+        statement of how long ago or how old, of where the customer is, or of an amount, is read as the end of
+        ``previous`` ("It's 3 weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to
+        Canada?", "订单80美元" after "可以用Klarna吗？")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
-        if previous and (tells_a_duration(question) or tells_a_place(question)):
+        if previous and (tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)):
             question, query, previous = f"{previous.rstrip()} {question}", None, None
         lang, query, hits, intent = retrieve(self.kb, question, query, previous, lang)
         reason = escalation_reason(question)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.follow_ups import follow_up_hits, tells_a_place
+from chatbot.follow_ups import follow_up_hits, tells_a_place, tells_an_amount
 from chatbot.router import RuleRouter
 
 
@@ -69,6 +69,11 @@ from chatbot.router import RuleRouter
     # A statement that tells more of a request asks nothing by its phrases: "hasn't shipped" put the dispatch times
     # first (sweep 79, 2026-12-03).
     ("I want to add something to my order", "It hasn't shipped yet", "orders.adding-items"),
+    # ... where a phrase of it names a section of the previous request's category, that one ("我用的是支付宝": the
+    # refund timing, sweep 85); an amount told is the end of the previous message (refused: it names no policy).
+    ("退款什么时候到？", "我用的是支付宝", "refunds.method"),
+    ("可以用Klarna吗？", "订单80美元", "payment.installments"), ("Do you accept Klarna?", "My order is $1,500",
+                                                            "payment.installments"),
     ("How long does shipping take?", "We live in the UK", "shipping.international"),
     ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
     ("Do you ship to Canada?", "i'm in toronto", "shipping.international"),
@@ -164,3 +169,11 @@ def test_a_warranty_overview_asked_after_a_defect_is_the_defect(kb, previous, me
     route = RuleRouter(kb).route(message, previous=previous)
     assert (route.mode, route.reason) == ("sot", "defect")
     assert [h.section.id for h in route.hits[:2]] == ["warranty.early-defects", product]
+
+
+@pytest.mark.parametrize(("message", "told"), [
+    ("订单80美元", True), ("My order is $1,500", True), ("It was 80 dollars", True), ("1500块", True),
+    ("How much is shipping on a $45 order?", False),  # it asks
+    ("I have 2 kids", False), ("订单号12345", False)])  # no money
+def test_an_amount_told(message, told):
+    assert tells_an_amount(message) is told
