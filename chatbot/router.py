@@ -102,8 +102,10 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
                        and h.score >= STORY_PHRASE_SHARE * hits[0].score}
         dated = kb.dated_sections(question, lang)  # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？"
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
-    if query != message and stays_abroad(kb, message, previous, lang):
-        hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)
+    abroad = (intent is None and hits and hits[0].section.category == "shipping"
+              and ABROAD_SECTION in kb.phrase_sections(question, lang))
+    if abroad or (query != message and stays_abroad(kb, message, previous, lang)):  # a place abroad decides which
+        hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)  # shipping: "express to Canada?" too
     return lang, query, hits, intent
 
 
