@@ -55,3 +55,17 @@ def test_transformers_and_bitsandbytes_work_beside_our_kernels_package():
     result = subprocess.run([sys.executable, "-c", _SCRIPT, str(ROOT)], cwd=ROOT, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0 and "NAMESPACE_OK" in result.stdout, result.stdout + result.stderr
+
+
+def test_hugging_face_s_kernels_distribution_is_not_installed():
+    """transformers 5.25 requires the hub's `kernels` distribution: transformers then sees it installed, imports its
+    API under the name our package holds, and every model import fails (CI, 2026-12-03). pyproject.toml keeps
+    transformers below 5.25; this names the cause where some other requirement brings the distribution back."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        found = distribution("kernels")
+    except PackageNotFoundError:
+        return
+    pytest.fail(f"the hub's `kernels` distribution {found.version} is installed (transformers 5.25 and later require "
+                "it); its import name clashes with this repository's kernels/ package")
