@@ -117,12 +117,12 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     if not (about_it or what_about or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
             or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
-    topic = kb.search(previous, lang=lang, k=1)
-    if own_hits and (weak or about_it) and topic and not _all_words_in(message, _HOW_LONG_WORDS):
+    topic, how_long = kb.search(previous, lang=lang, k=1), _all_words_in(message, _HOW_LONG_WORDS)
+    if own_hits and (weak or about_it) and topic and not how_long:
         categories = {topic[0].section.category, *named_categories(previous)}
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
                                      * (h.section.category in categories)) for h in hits), key=lambda h: -h.score)
-    if topic and about_it and not _all_words_in(message, _HOW_LONG_WORDS) and _PRICE.search(topic[0].section.text):
+    if topic and about_it and not how_long and _PRICE.search(topic[0].section.text):
         # the price of what the previous message asked about: "多少钱？" after "拆封的耳机能退吗？", the restocking fee
         hits = sorted(hits, key=lambda h: h.section.id != topic[0].section.id)
     return hits[:k]
@@ -131,12 +131,12 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
 ABROAD_SECTION, HOME_SECTION = "shipping.international", "shipping.standard"
 
 
-def stays_abroad(kb: KnowledgeBase, message: str, previous: str, lang: str) -> bool:
-    """Whether ``message``, a follow-up of ``previous``, keeps to the international shipping that ``previous``
-    names by a place ("How much does it cost?" after "Do you ship to Canada?", "多久能到？" after "能寄到日本吗？" got
-    the standard shipping's price and days): ``message`` names too little alone, asks about the topic, or finds the
-    standard shipping, which the place overrides."""
-    topic = kb.search(previous, lang=lang, k=1)
+def stays_abroad(kb: KnowledgeBase, message: str, previous: str, topic: list[ScoredSection], lang: str) -> bool:
+    """Whether ``message``, a follow-up of ``previous`` (whose best section is ``topic``, `KnowledgeBase.search`
+    with k=1), keeps to the international shipping that ``previous`` names by a place ("How much does it cost?"
+    after "Do you ship to Canada?", "多久能到？" after "能寄到日本吗？" got the standard shipping's price and days):
+    ``message`` names too little alone, asks about the topic, or finds the standard shipping, which the place
+    overrides."""
     if not topic or topic[0].section.id != ABROAD_SECTION or ABROAD_SECTION not in kb.phrase_sections(previous, lang):
         return False
     own = kb.search(message, lang=lang, k=1)

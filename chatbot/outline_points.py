@@ -75,17 +75,20 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phra
         SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)
         and (h.section.category == best.section.category or best.section.id not in phrased
              or h.section.id in phrased)]
-    asked_products = [h for h in chosen if h.section.id in PRODUCT_SECTIONS and h.section.id in asked]
-    if len(asked_products) == 1:  # another product's warranty stays only where it scores as well (an overview)
-        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
-                  or h.score >= asked_products[0].score]
-    top_product = max((h.score for h in chosen if h.section.id in PRODUCT_SECTIONS), default=0.0)
+    # A product's warranty that no question asks for stays only over one bar: `OTHER_PRODUCT_SHARE` of the best
+    # product's score; the asked product's score where one is asked (an overview scores both alike); the best hit's
+    # score in another category, where a product's name finds its warranty (an overview of several categories puts
+    # the warranty's lead section level with the best).
+    products = [h for h in chosen if h.section.id in PRODUCT_SECTIONS]
+    asked_products = [h for h in products if h.section.id in asked]
+    bars = [OTHER_PRODUCT_SHARE * h.score for h in products]
+    if len(asked_products) == 1:
+        bars.append(asked_products[0].score)
+    if best.section.category != "warranty":
+        bars.append(best.score)
+    product_bar = max(bars, default=0.0)
     chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
-              or h.score >= OTHER_PRODUCT_SHARE * top_product]
-    if best.section.category != "warranty":  # a product's name finds its warranty: not asked in another category
-        # (an overview of several categories puts the warranty's lead section level with the best)
-        chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
-                  or h.score >= best.score]
+              or h.score >= product_bar]
     if only_asked:
         chosen = [h for h in chosen if h.section.id in asked or h.section.id in phrased]
     required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]

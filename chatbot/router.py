@@ -90,10 +90,11 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
         if topic_intent in _TOPIC_INTENTS[intent]:
             hits, intent = topic_hits, topic_intent
+    topic = kb.search(previous, lang=lang, k=1) if query != message else []  # a follow-up's previous best section
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
         if query != message and not asking_clauses(message):  # a statement that tells more of the previous request
-            topic = kb.search(previous, lang=lang, k=1)  # names a section of that request's category: "我用的是支付宝"
+            # names a section of that request's category: "我用的是支付宝"
             phrased = {i for i in phrased if topic and kb.get(i, lang).category == topic[0].section.category}
             # after "退款什么时候到？" the refund method, "It hasn't shipped yet" after adding an item no dispatch time
         elif not phrased:  # the story's phrases, for a top-two hit near the best
@@ -104,8 +105,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
     abroad = (intent is None and hits and hits[0].section.category == "shipping"
               and ABROAD_SECTION in kb.phrase_sections(question, lang))
-    if abroad or (query != message and stays_abroad(kb, message, previous, lang)):  # a place abroad decides which
-        hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)  # shipping: "express to Canada?" too
+    if abroad or (query != message and stays_abroad(kb, message, previous, topic, lang)):  # a place abroad
+        hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)  # decides: "express to Canada?" too
     return lang, query, hits, intent
 
 

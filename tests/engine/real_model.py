@@ -1,7 +1,7 @@
 """Session-wide handles on the real Gemma 3 270M (packaged GGUF), for tests marked ``real_model``."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import torch
@@ -33,15 +33,8 @@ def hf_reference():
     from transformers import AutoModelForCausalLM
 
     path = packaged.assemble()
-    reader_class, readers = gguf.GGUFReader, {}
-
-    def shared_reader(file, *args, **kwargs):
-        key = (str(file), args, tuple(sorted(kwargs.items())))
-        if key not in readers:
-            readers[key] = reader_class(file, *args, **kwargs)
-        return readers[key]
-
-    gguf.GGUFReader = shared_reader  # transformers imports it from gguf at each load
+    reader_class = gguf.GGUFReader
+    gguf.GGUFReader = cache(reader_class)  # transformers imports it from gguf at each load
     try:
         return AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32).eval()
     finally:
