@@ -15,7 +15,7 @@ from chatbot.knowledge import detect_lang
 from chatbot.service import NotReady, Overloaded
 from ui.render import ANSWER_CSS, AnswerView, render_answer, render_notice, render_turn
 
-FRAME_INTERVAL_S = 0.1  # text deltas are redrawn at most this often; structural events at once
+FRAME_INTERVAL_S = 0.1  # more text is redrawn at most this often; structural events and first text at once
 MAX_TURNS_SHOWN = 50
 
 EXAMPLES = [

@@ -69,7 +69,7 @@ class AnswerView:
 
     def apply(self, event) -> bool:
         """Fold one service event into the view; True when the page should be redrawn now
-        (structural events), False for a text delta that may wait for the next frame."""
+        (structural events and a point's first text), False for more text that may wait for the next frame."""
         if isinstance(event, OutlineReady):
             self.mode, self.category, self.lang = event.mode, event.category, event.lang
             num_points = max(1, len(event.points))
@@ -77,9 +77,10 @@ class AnswerView:
             self.texts, self.point_states = [""] * num_points, ["pending"] * num_points
             return True
         if isinstance(event, PointDelta):
+            started = self.point_states[event.index] == "pending"  # a point's first text is shown at once
             self.texts[event.index] += event.text
             self.point_states[event.index] = "streaming"
-            return False
+            return started
         if isinstance(event, PointDone):
             self.texts[event.index], self.point_states[event.index] = event.text, "done"
             return True

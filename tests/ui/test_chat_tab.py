@@ -2,12 +2,43 @@
 escalations show the phone number and chat hours; Chinese works."""
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
+from tests.ui import harness
 from tests.ui.pages import ask_in_chat, open_app
+from ui.chat_tab import stream_view
+
+MULTI_POINT_QUESTION = "How do I return an item, and who pays for return shipping?"
+
+
+@pytest.fixture(scope="module")
+def service(tiny_checkpoints, tmp_path_factory):
+    service = harness.tiny_service(tiny_checkpoints["gemma3"], tmp_path_factory.mktemp("stream-view"))
+    asyncio.run(service.start())
+    yield service
+    service.close()
+
+
+def test_stream_view_redraws_each_point_as_it_starts_so_the_points_show_streaming_together(service):
+    async def point_states():
+        return [list(view.point_states) async for view in stream_view(service, MULTI_POINT_QUESTION)]
+
+    frames = asyncio.run(point_states())
+    assert frames[0] == [] and len(frames[1]) >= 2 and set(frames[1]) == {"pending"}, frames[:2]
+    for before, after in zip(frames[1:], frames[2:]):  # each point's start is a frame of its own
+        started = [i for i, (a, b) in enumerate(zip(before, after)) if a == "pending" and b != "pending"]
+        assert len(started) <= 1, (before, after)
+    both_streaming = [i for i, states in enumerate(frames) if states.count("streaming") >= 2]
+    first_done = next(i for i, states in enumerate(frames) if "done" in states)
+    assert both_streaming and both_streaming[0] < first_done, frames
+    assert set(frames[-1]) == {"done"}
 
 
 def test_question_shows_the_outline_then_the_streamed_answer(page, server_url):
     open_app(page, server_url)
-    answer, frames = ask_in_chat(page, "How do I return an item, and who pays for return shipping?", record=True)
+    answer, frames = ask_in_chat(page, MULTI_POINT_QUESTION, record=True)
 
     assert answer.get_attribute("data-mode") == "sot"
     outline_first = next(i for i, f in enumerate(frames) if f["num_titles"] >= 2)

@@ -27,9 +27,9 @@ def test_outline_then_points_then_done(kb):
     assert view.apply(OutlineReady("sot", "returns", [EVIL, "B"], ["returns.shipping-fees", "returns.process"], "en"))
     html = render_answer(view, kb)
     assert html.count('class="sd-point" data-state="pending"') == 2 and "Return shipping fees" in html and "<script>" not in html
-    assert not view.apply(PointDelta(0, "Hel"))  # deltas wait for the next frame
-    view.apply(PointDelta(0, "lo"))
-    view.apply(PointDelta(1, EVIL))
+    assert view.apply(PointDelta(0, "Hel"))  # a point's first text is drawn at once
+    assert not view.apply(PointDelta(0, "lo"))  # more text waits for the next frame
+    assert view.apply(PointDelta(1, EVIL))
     html = render_answer(view, kb)
     assert html.count('class="sd-point" data-state="streaming"') == 2 and "Hello" in html
     assert view.apply(PointDone(0, "Final", None))
