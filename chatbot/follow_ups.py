@@ -8,7 +8,7 @@ from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.intents import named_categories
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, tokenize, word_terms
-from chatbot.message_shape import asking_clauses, is_open_question
+from chatbot.message_shape import asking_clauses, clauses, is_open_question
 
 # A follow-up ("How much does it cost?" after "Do you offer express shipping?") is read with the customer's
 # previous message when it is short and its own words point to the section the two find together.
@@ -61,6 +61,16 @@ def tells_a_place(message: str) -> bool:
     "Do you ship to Canada?" is read with it (it was refused: a city names no policy)."""
     told = _TELLS_A_PLACE.match(to_simplified(message))
     return bool(told) and (not told["lower"] or message == message.lower()) and _is_short_statement(message)
+
+
+def tells_a_place_abroad(kb: KnowledgeBase, message: str, lang: str) -> bool:
+    """Whether a clause of ``message`` tells where the customer is (`tells_a_place`) and the place is abroad: its
+    best section is the international shipping ("Is express shipping available? I'm in Canada")."""
+    for clause in clauses(message):
+        if tells_a_place(clause.strip()) and (hits := kb.search(clause, lang=lang, k=1)):
+            if hits[0].section.id == ABROAD_SECTION:
+                return True
+    return False
 
 
 # An amount of money: "$80", "$1,500", "80美元", "1500块", "80 dollars".

@@ -225,12 +225,15 @@ def _tells_how_long_since(text: str) -> bool:
 
 
 def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, best: ScoredSection) -> bool:
-    """Whether ``best`` is the warranty's claims or coverage, sections of the defect's own outline, found by a word
-    of ``text`` and no keyword phrase: "My coffee maker leaks water" finds the water damage, a word of the leak, "My
-    laptop battery died, is that covered?" the word "covered", and "I'm writing about … a grinding noise" the claim's
-    form by "writing"; all are defects. "狗把椅子腿咬坏了" names the accidental damage ("咬坏") that the coverage
-    answers. The early defects keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
-    return best.section.id in _DEFECT_SECTIONS[1:] and best.section.id not in kb.phrase_sections(text, lang)
+    """Whether ``best`` is the warranty's claims or coverage, sections of the defect's own outline, or a payment's
+    or an account's section, found by a word of ``text`` and no keyword phrase: "My coffee maker leaks water" finds
+    the water damage, a word of the leak, "My laptop battery died, is that covered?" the word "covered", "I'm
+    writing about … a grinding noise" the claim's form by "writing", "My laptop is not charging" the double charge,
+    and "… makes a grinding noise. I've only used it twice" the promo codes ("only", "use"); all are defects.
+    "狗把椅子腿咬坏了" names the accidental damage ("咬坏") that the coverage answers. The early defects keep their
+    answer ("我上周买的沙发今天到了，但是一条腿断了")."""
+    return ((best.section.id in _DEFECT_SECTIONS[1:] or best.section.category in ("payment", "account"))
+            and best.section.id not in kb.phrase_sections(text, lang))
 
 
 def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],

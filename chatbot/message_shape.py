@@ -89,9 +89,14 @@ def plain_message(message: str) -> str:
     return strip_courtesy(_SHOP.sub("", _CONTACT_DETAILS.sub("", mask_pii(message))).strip(" ,，;；"))
 
 
+def clauses(message: str) -> list[str]:
+    """The clauses of ``message``, split at commas, semicolons and sentence ends ("$5.99" and "8:00" end none)."""
+    return _CLAUSE.findall(message)
+
+
 def asking_clauses(message: str) -> list[str]:
     """The clauses of ``message`` that ask: "I lost my receipt, can I still return it?" asks in its second."""
-    return [c for c in _CLAUSE.findall(message) if _QUESTION_MARKS.search(c) or _ASKING_WORDS.search(c)]
+    return [c for c in clauses(message) if _QUESTION_MARKS.search(c) or _ASKING_WORDS.search(c)]
 
 
 def questions_asked(message: str) -> list[str]:
@@ -106,7 +111,7 @@ def asked_part(message: str) -> str:
     asking = asking_clauses(message)
     if not _QUESTION_MARKS.search(message) or all(is_open_question(c.strip()) for c in asking):
         return message
-    return "".join(c for c in _CLAUSE.findall(message) if c in asking or _CONDITION.match(c))
+    return "".join(c for c in clauses(message) if c in asking or _CONDITION.match(c))
 
 
 def is_open_question(message: str) -> bool:
@@ -128,5 +133,5 @@ def shape_mode(question: str) -> str:
         return "direct"
     asking = asking_clauses(question)
     if asking and all(is_open_question(c) for c in asking):
-        asking = [c for c in _CLAUSE.findall(question) if c not in asking and not GREETING.match(c)]  # the told
+        asking = [c for c in clauses(question) if c not in asking and not GREETING.match(c)]  # the told
     return "sot" if len(asking) >= 2 or _LIST_COMMA.search(question) else "direct"

@@ -2,10 +2,12 @@
 its separate questions ask for one by one (`sections_asked`)."""
 from __future__ import annotations
 
+import re
+
 from chatbot.follow_ups import asks_about_the_topic
 from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, overview_categories
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
-from chatbot.message_shape import plain_message, questions_asked
+from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
 
 MAX_POINTS = 4
 # A key point's section needs this share of the best section's retrieval score: a lower bar in the best
@@ -18,6 +20,28 @@ ASKED_MARGIN = 1.25
 # A product's warranty scoring under this share of the other product's is not the one the message is about ("I'd
 # like to buy a TV … How long is it?": the furniture's 5.6 against the electronics' 9.5; both name 7.6 each).
 OTHER_PRODUCT_SHARE = 0.7
+
+# "How do I do it?", "怎么操作？": a question for how to do what the message tells it wants ("I want to return a lamp.
+# How do I do it and when do I get my money?"), answered by its category's how-to section, or by the best section
+# of what it tells.
+_HOW_TO_DO_IT = re.compile(r"^\W*(?:and\s+)?how\s+(?:do|can|should|would)\s+(?:i|we)\s+(?:do|go\s+about|start)\s+"
+                           r"(?:it|that|this)\W*$|^\W*(?:那|我)?(?:要|该|应该)?(?:怎么|如何)(?:操作|申请|做)呢?\W*$", re.I)
+_HOW_TO_SECTIONS = {"returns": "returns.process", "warranty": "warranty.claims"}
+
+
+def how_to_section(kb: KnowledgeBase, message: str, lang: str) -> str | None:
+    """Where a question of ``message`` asks how to do what it tells it wants ("How do I do it?", `_HOW_TO_DO_IT`),
+    the section that says how: the how-to section of the told request's category (`_HOW_TO_SECTIONS`: "I want to
+    return a lamp" finds the return window best, and the return process says how), or the told part's best
+    section; None where no question asks that or what it tells clears no in-scope bar."""
+    if not any(_HOW_TO_DO_IT.match(question) for question in questions_asked(message)):
+        return None
+    asking = asking_clauses(message)
+    told = " ".join(clause for clause in clauses(message) if clause not in asking)
+    hits = kb.search(told, lang=lang, k=1) if told.strip() else []
+    if not hits or hits[0].score < in_scope_bar(told, lang):
+        return None
+    return _HOW_TO_SECTIONS.get(hits[0].section.category, hits[0].section.id)
 
 
 def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
@@ -34,6 +58,9 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     for question in questions:
         if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
             asked.update(kb.sections(lang, category)[0].id for category in categories)
+            continue
+        if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
+            asked.add(how_to)  # "How do I do it?" after "I want to return a lamp.": the return process
             continue
         hits = kb.search(question, lang=lang, k=2)
         if (hits and hits[0].score >= in_scope_bar(question, lang)

@@ -13,9 +13,10 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
 from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place,
-                                tells_an_amount)
+                                tells_a_place_abroad, tells_an_amount)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
 from chatbot.other_languages import other_language
+from chatbot.outline_points import how_to_section
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_message,
                                    shape_mode)
 from chatbot.spelling import correct_typos
@@ -103,8 +104,11 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
                        and h.score >= STORY_PHRASE_SHARE * hits[0].score}
         dated = kb.dated_sections(question, lang)  # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？"
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
+    if shape_mode(question) == "direct" and (how_to := how_to_section(kb, question, lang)):
+        lead = ScoredSection(kb.get(how_to, lang), max(h.score for h in hits))  # "I want to return a lamp. How do
+        hits = [lead] + [h for h in hits if h.section.id != how_to]  # I do it?": the return process, not the window
     abroad = (intent is None and hits and hits[0].section.category == "shipping"
-              and ABROAD_SECTION in kb.phrase_sections(question, lang))
+              and (ABROAD_SECTION in kb.phrase_sections(question, lang) or tells_a_place_abroad(kb, question, lang)))
     if abroad or (query != message and stays_abroad(kb, message, previous, topic, lang)):  # a place abroad
         hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)  # decides: "express to Canada?" too
     return lang, query, hits, intent

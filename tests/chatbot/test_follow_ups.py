@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.follow_ups import follow_up_hits, tells_a_place, tells_an_amount
+from chatbot.follow_ups import follow_up_hits, tells_a_place, tells_a_place_abroad, tells_an_amount
+from chatbot.knowledge import detect_lang
 from chatbot.router import RuleRouter
 
 
@@ -76,6 +77,7 @@ from chatbot.router import RuleRouter
                                                             "payment.installments"),
     ("How long does shipping take?", "We live in the UK", "shipping.international"),
     ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
+    ("Is express shipping available?", "I'm in Canada", "shipping.international"),  # express's 1–2 days and $14.99
     ("Do you ship to Canada?", "i'm in toronto", "shipping.international"),
     ("Can I cancel my order?", "I placed it 10 minutes ago", "orders.cancellation"),  # refused: minutes were no time
     ("能取消订单吗？", "我10分钟前下的单", "orders.cancellation"),
@@ -158,6 +160,17 @@ def test_a_place_is_told_only_by_its_name():
     # A writer who capitalizes nothing writes a place in lower case ("i'm in toronto" was refused, 2026-12-03).
     assert tells_a_place("i'm in toronto") and tells_a_place("im in vancouver")
     assert not tells_a_place("I'm in trouble") and not tells_a_place("im in a hurry")
+
+
+@pytest.mark.parametrize(("message", "abroad", "section_id"), [
+    ("Is express shipping available? I'm in Canada", True, "shipping.international"),  # was express
+    ("快递要几天？我在日本", True, "shipping.international"),
+    ("How long does shipping take? I'm in a hurry", False, "shipping.standard"),  # no place
+    ("Do you ship express? I'm in Toronto", False, "shipping.express"),  # a city names no country
+    ("I'm in Canada, can I return my order?", True, "returns.time-limit")])  # a question of another category
+def test_a_shipping_question_from_a_place_abroad_is_the_international_shipping(kb, message, abroad, section_id):
+    assert tells_a_place_abroad(kb, message, detect_lang(message)) == abroad
+    assert RuleRouter(kb).route(message).hits[0].section.id == section_id
 
 
 @pytest.mark.parametrize(("previous", "message", "product"), [

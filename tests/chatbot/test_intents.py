@@ -168,10 +168,14 @@ def test_no_hit_brings_the_early_defects_back_past_the_return_window(kb, questio
 @pytest.mark.parametrize("question", ["My coffee maker leaks water after 3 months",
                                       "My laptop battery died after 10 months, is that covered?",
                                       "I'm writing about order NW-55120. The blender I received makes a grinding "
-                                      "noise. What should I do?"])  # a noise was no defect; "writing" found the claim
+                                      "noise. What should I do?",  # a noise was no defect; "writing" found the claim
+                                      "The blender I bought makes a grinding noise. I've only used it twice. What can "
+                                      "I do?",  # "only ... use" found the promo codes
+                                      "My laptop is not charging"])  # "charging" found the double charge
 def test_a_defect_whose_words_find_the_coverage_is_a_defect(kb, question):
     """"water" and "covered" found the coverage over the bar, which then answered alone, or the electronics' term
-    did (by "coffee maker"): a leak is no water damage. "狗把椅子腿咬坏了" names the coverage's accidental damage."""
+    did (by "coffee maker"): a leak is no water damage; a payment's section found by a word is no answer to a
+    defect either. "狗把椅子腿咬坏了" names the coverage's accidental damage."""
     route = RuleRouter(kb).route(question)
     assert (route.mode, route.reason) == ("sot", "defect")
     assert {"warranty.claims", "warranty.coverage"} <= {

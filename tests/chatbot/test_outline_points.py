@@ -5,7 +5,7 @@ import pytest
 
 from chatbot.evaluation import point_precision_and_recall, point_scores
 from chatbot.knowledge import detect_lang
-from chatbot.outline_points import answers_each_question, sections_asked, select_points
+from chatbot.outline_points import answers_each_question, how_to_section, sections_asked, select_points
 from chatbot.pruning import prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
 
@@ -185,6 +185,24 @@ def test_a_section_for_each_question_is_the_whole_outline(kb, question, points):
     """Each had a third point of the best hit's category that no question asked: the 30-day window, the warranty
     claim, the refund method (stop 39: point precision 86.5% -> 90.6% on the eval, section recall 95.7% as before)."""
     assert [h.section.id for h in _planner_points(kb, question)] == points
+
+
+@pytest.mark.parametrize("question, points", [
+    ("I want to return a lamp. How do I do it and when do I get my money?", {"returns.process", "refunds.timing"}),
+    ("我想退货，怎么操作？退款多久到账？", {"returns.process", "refunds.bank-processing"})])
+def test_how_to_do_what_the_message_wants_is_its_how_to_section(kb, question, points):
+    """"How do I do it" names nothing, so the refund timing was the whole outline; it asks how to return."""
+    assert {h.section.id for h in _planner_points(kb, question)} == points
+
+
+def test_how_to_section_of_what_the_message_tells(kb):
+    assert how_to_section(kb, "I want to return a lamp. How do I do it?", "en") == "returns.process"
+    assert how_to_section(kb, "我想申请保修，怎么申请？", "zh") == "warranty.claims"
+    assert how_to_section(kb, "I want to change my email address. How do I do that?", "en") == "account.email-change"
+    assert how_to_section(kb, "How do I return a lamp?", "en") is None  # it names what it asks
+    assert how_to_section(kb, "I love lamps. How do I do it?", "en") is None  # what it tells names no policy
+    route = RuleRouter(kb).route("I want to return a lamp. How do I do it?")  # one question: it leads (the window)
+    assert (route.mode, route.hits[0].section.id) == ("direct", "returns.process")
 
 
 def _answers_each(kb, message: str, lang: str) -> bool:
