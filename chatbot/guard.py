@@ -42,10 +42,12 @@ def check_input(text: str, max_chars: int = 4000) -> str:
     return text
 
 
-def _rules(*patterns: str) -> re.Pattern:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE | re.MULTILINE)
+def _rules(*patterns: str, flags: re.RegexFlag = re.NOFLAG) -> re.Pattern:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE | re.MULTILINE | flags)
 
 
+# The escalation rules are ASCII (re.A): an English word's \b then holds next to a Chinese character ("我想talk to a
+# human" was answered with the agents' section, not escalated).
 _ESCALATION_RULES = {
     "safety": _rules(
         # a Fire TV stick or tablet is a product (praise, "it's fire!!", still goes to a human: "there's fire" is not)
@@ -66,6 +68,7 @@ _ESCALATION_RULES = {
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
         r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|割伤|割破|夹伤|(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
+        flags=re.A,
     ),
     "fraud": _rules(
         r"\bfraud\w*|\bscam\w*|\bphishing\b|\bidentity\s+theft\b",
@@ -81,6 +84,7 @@ _ESCALATION_RULES = {
         r"(purchase|order|charge|payment|transaction)s?\b",
         r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|"
         r"诈骗|欺诈|盗刷|盗用我的|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
+        flags=re.A,
     ),
     "legal": _rules(
         r"\b(lawyer|attorney|solicitor|lawsuit|litigation)s?\b|\blegal\s+action\b|\bsmall\s+claims\b",
@@ -91,6 +95,7 @@ _ESCALATION_RULES = {
         r"\bbetter\s+business\s+bureau\b|\bconsumer\s+protection\b",
         r"\bcharge-?backs?\b|\b(file|do|request|initiate|open)\s+a\s+charge\s+back\b|\b(dispute|disputing)\s+(the|this|that|my)?\s*(charge|payment|transaction)",
         r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管|拒付|银行申诉",
+        flags=re.A,
     ),
     "human": _rules(
         r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
@@ -103,6 +108,7 @@ _ESCALATION_RULES = {
         r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
         r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back|picks\s+up|picked\s+up)\b",
         r"转人工|人工客服|人工服务|(给|跟)我(打|回)个?电话|打电话给我|回个?电话|(找|要|叫|接)人工|真人|投诉|差评|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管|接)",
+        flags=re.A,
     ),
 }
 

@@ -25,6 +25,10 @@ OUT_OF_SCOPE_SECTION = "contact.scope"  # describes the assistant; its keywords 
 SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
 OVERVIEW_POINTS = 4
 INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: others join its outline only as high
+# A product's warranty scoring this share of a payment's or account's best hit names a product a defect is about
+# ("My laptop is not charging": the electronics' 3.91 against the double charge's 5.96); "My promo code doesn't
+# work" names none.
+PRODUCT_NAMED_SHARE = 0.5
 # The patterns are ASCII (re.A): an English word's \b then holds next to a Chinese character ("warranty多久？").
 
 _CATEGORY_NAMES = {
@@ -224,15 +228,19 @@ def _tells_how_long_since(text: str) -> bool:
             and any(d.unit not in ("minute", "hour") for d in durations(text)))
 
 
-def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, best: ScoredSection) -> bool:
-    """Whether ``best`` is the warranty's claims or coverage, sections of the defect's own outline, or a payment's
-    or an account's section, found by a word of ``text`` and no keyword phrase: "My coffee maker leaks water" finds
-    the water damage, a word of the leak, "My laptop battery died, is that covered?" the word "covered", "I'm
-    writing about … a grinding noise" the claim's form by "writing", "My laptop is not charging" the double charge,
-    and "… makes a grinding noise. I've only used it twice" the promo codes ("only", "use"); all are defects.
-    "狗把椅子腿咬坏了" names the accidental damage ("咬坏") that the coverage answers. The early defects keep their
-    answer ("我上周买的沙发今天到了，但是一条腿断了")."""
-    return ((best.section.id in _DEFECT_SECTIONS[1:] or best.section.category in ("payment", "account"))
+def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection]) -> bool:
+    """Whether the best of ``hits`` is the warranty's claims or coverage, sections of the defect's own outline, or
+    a payment's or an account's section where a product's warranty scores `PRODUCT_NAMED_SHARE` of it, found by a
+    word of ``text`` and no keyword phrase: "My coffee maker leaks water" finds the water damage, a word of the
+    leak, "My laptop battery died, is that covered?" the word "covered", "I'm writing about … a grinding noise" the
+    claim's form by "writing", "My laptop is not charging" the double charge, and "… makes a grinding noise. I've
+    only used it twice" the promo codes ("only", "use"); all are defects. "My promo code doesn't work" names no
+    product. "狗把椅子腿咬坏了" names the accidental damage ("咬坏") that the coverage answers. The early defects
+    keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
+    best = hits[0]
+    product_named = any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
+    return ((best.section.id in _DEFECT_SECTIONS[1:] or (best.section.category in ("payment", "account")
+                                                         and product_named))
             and best.section.id not in kb.phrase_sections(text, lang))
 
 
@@ -243,7 +251,7 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
                 and not (intent == "defect" and (_asks_money_back(text, hits[0])
-                                                 or _found_by_a_word(kb, text, lang, hits[0]))))
+                                                 or _found_by_a_word(kb, text, lang, hits))))
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}

@@ -25,6 +25,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import NamedTuple
 
@@ -37,7 +38,7 @@ DEFAULT_ROOT = Path(__file__).resolve().parents[1] / "data" / "policies"
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{_CJK}]")
-_LATIN_WORD_RE = re.compile(r"[A-Za-z]+")
+_LATIN_WORD_RE = re.compile(r"\d*[A-Za-z]+")  # "2FA" too
 _TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['.][a-z0-9]+)*|[{_CJK}]+")
 # A Chinese A-not-A question ("能不能退", "可不可以", "是不是") asks "A?": read as its A, so that "能不能退" ("can I
 # return it?") does not find "不能" ("cannot") and the non-returnable items.
@@ -276,7 +277,7 @@ class KnowledgeBase:
             self._phrases[lang] = [phrases + amount_phrases(s.text) for s, (_, phrases) in docs]
             self._dates[lang] = SectionDates([phrase_text(s.text) for s, _ in docs])
             text = " ".join(texts + [p for _, (_, phrases) in docs for p in phrases]).lower()
-            self._words[lang] = frozenset(re.findall(r"[a-z]+(?:'[a-z]+)?", text))
+            self._words[lang] = frozenset(re.findall(r"\d*[a-z]+(?:'[a-z]+)?", text))
 
     @classmethod
     def load(cls, root: Path | None = None) -> KnowledgeBase:
@@ -341,18 +342,22 @@ class KnowledgeBase:
         except KeyError:
             raise KeyError(f"no section {section_id!r} in {lang!r}") from None
 
-    def _english_scores(self, query: str) -> list[float] | None:
-        """For a message in another language with English words in it ("我的order还没到", "warranty多久？"): the scores
-        of those the English sections use, on the English sections (BM25 and phrases), by index (every language
-        has the same sections in the same order); None when there are none (or no English sections). The other
-        languages' sections know few English words (names: "Apple Pay", "Klarna")."""
-        known = self._words.get("en", frozenset())
-        english = " ".join(w for w in _LATIN_WORD_RE.findall(query) if w.lower() in known)
-        if not english:
+    def _english_scores(self, query: str, lang: str) -> list[float] | None:
+        """For a message in ``lang`` with English words in it ("我的order还没到", "warranty多久？"): the scores of those
+        the English sections use and ``lang``'s do not, on the English sections (BM25 and phrases), by index (every
+        language has the same sections in the same order), on ``lang``'s scale (`MIN_TOP_SCORE`: "password" weighs
+        as "密码" would); None when there are none (or no English sections). The other languages' sections know
+        few English words (names: "Apple Pay", "Klarna"), and score those themselves."""
+        known, own = self._words.get("en", frozenset()), self._words.get(lang, frozenset())
+        words = [w for w in _LATIN_WORD_RE.findall(query) if w.lower() in known]
+        if not words:
             return None
-        matched = self._phrase_matches(phrase_text(english), "en")
-        return [score + PHRASE_BONUS["en"] * (i in matched)
-                for i, score in enumerate(self._indexes["en"][0].scores(tokenize(english)))]
+        index = self._indexes["en"][0]
+        matched = self._phrase_matches(phrase_text(" ".join(words)), "en")
+        foreign = tokenize(" ".join(w for w in words if w.lower() not in own))
+        more = MIN_TOP_SCORE.get(lang, MIN_TOP_SCORE["en"]) / MIN_TOP_SCORE["en"] - 1
+        return [score + PHRASE_BONUS["en"] * (i in matched) + more * extra for i, (score, extra) in enumerate(
+            zip(index.scores(tokenize(" ".join(words))), index.scores(foreign) if foreign else repeat(0.0)))]
 
     def _phrase_matches(self, text: str, lang: str) -> set[int]:
         """Indexes of the sections (in ``lang``'s index order) with a phrase in ``text`` (`phrase_text` of the
@@ -410,7 +415,7 @@ class KnowledgeBase:
         for lg in [lang] if lang else self._langs:
             index, sections = self._indexes[lg]
             matched = self._phrase_matches(text, lg)
-            english = self._english_scores(query) if lg != "en" and lang else None
+            english = self._english_scores(query, lg) if lg != "en" and lang else None
             for i, (section, score) in enumerate(zip(sections, index.scores(tokens))):
                 if i in matched:
                     score += PHRASE_BONUS.get(lg, PHRASE_BONUS["en"])

@@ -93,6 +93,8 @@ ESCALATIONS = [
     # Refused as out of scope (sweep 82, 2026-12-03): an electric shock in other words.
     ("My kid got shocked by the lamp", "safety"), ("I was shocked by the new desk lamp", "safety"),
     ("The toaster zapped me", "safety"),
+    # English words next to Chinese characters (no \b before them without re.A: answered as policy questions)
+    ("我想talk to a human", "human"), ("有一笔fraud charge", "fraud"),
 ]
 NOT_ESCALATIONS = [
     "Does the kettle keep water hot?", "Is the hot pink color available?",

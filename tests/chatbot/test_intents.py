@@ -183,6 +183,14 @@ def test_a_defect_whose_words_find_the_coverage_is_a_defect(kb, question):
     assert RuleRouter(kb).route("狗把椅子腿咬坏了，能保修吗？").hits[0].section.id == "warranty.coverage"
 
 
+@pytest.mark.parametrize("question", ["My promo code doesn't work", "promo code用不了", "Apple Pay用不了"])
+def test_a_payment_that_does_not_work_is_no_defect(kb, question):
+    """No product's warranty scores half the payment's section: it stays the answer (stop 41's first rule for a
+    payment's section found by a word made these defects)."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.hits[0].section.category) == ("direct", "payment")
+
+
 @pytest.mark.parametrize("question", ["我的椅子收到两个月了，现在腿断了"])  # the return fees ("收到两个": two sent)
 def test_a_product_received_months_ago_is_a_defect_past_the_window(kb, question):
     route = RuleRouter(kb).route(question)

@@ -378,10 +378,16 @@ def test_courtesy_makes_no_second_question(kb):
     ("我想return这个lamp", "returns.time-limit"), ("我的account被lock了", "account.lockout"),  # both refused
     ("我的order还没到", "shipping.lost-damaged"),  # the bank's time ("还没")
     ("express shipping多少钱？", "shipping.express"),  # standard shipping ("多少钱")
-    ("warranty多久？", "warranty.electronics")])  # refused; now the warranty's overview
+    ("warranty多久？", "warranty.electronics"),  # refused; now the warranty's overview
+    # Stop 41 (2026-12-03): an English word counted on the English scale, a third of a Chinese word's weight.
+    ("我的password忘了怎么办", "account.password-reset"), ("2FA code收不到", "account.two-factor"),  # refused
+    ("shipping到Canada要多久？", "shipping.international"),  # the refund timing
+    ("holiday期间买的东西什么时候之前可以退？", "returns.holiday-season"),  # the dispatch times
+    ("promo code用不了", "payment.promo-codes")])  # not a defect: it names no product
 def test_english_words_in_a_chinese_message_count(kb, question, section_id):
     """A Chinese message is searched in the Chinese sections, which know no "return" or "account": its English
-    words now add their scores on the English sections of the same ids, and the intents' patterns find them
+    words now add their scores on the English sections of the same ids, those the Chinese sections do not use
+    ("password", not "PayPal") on the Chinese scale (`MIN_TOP_SCORE`), and the intents' patterns find them
     next to Chinese characters (re.A: "warranty多久" has a word boundary)."""
     assert RuleRouter(kb).route(question).hits[0].section.id == section_id
 
