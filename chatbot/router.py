@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
-from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, SEVERAL_POINTS, intent_hits
+from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits
 from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place,
                                 tells_a_place_abroad, tells_an_amount)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
@@ -102,6 +102,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
                        and h.score >= STORY_PHRASE_SHARE * hits[0].score}
+        if hits and hits[0].section.category != "warranty":  # a product's name asks for no warranty: "Can I
+            phrased -= set(PRODUCT_SECTIONS)  # return an opened printer?" got the electronics' term by "printer"
         dated = kb.dated_sections(question, lang)  # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？"
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
     if shape_mode(question) == "direct" and (how_to := how_to_section(kb, question, lang)):

@@ -95,6 +95,10 @@ ESCALATIONS = [
     ("The toaster zapped me", "safety"),
     # English words next to Chinese characters (no \b before them without re.A: answered as policy questions)
     ("我想talk to a human", "human"), ("有一笔fraud charge", "fraud"),
+    # A card used without the holder's leave (sweep 88: the refund timing)
+    ("My daughter used my card without asking. Can I get the money back?", "fraud"),
+    ("My son used my credit card without my permission", "fraud"), ("孩子偷偷用了我的卡买东西", "fraud"),
+    ("我女儿没经我同意用了我的信用卡", "fraud"),
 ]
 NOT_ESCALATIONS = [
     "Does the kettle keep water hot?", "Is the hot pink color available?",
@@ -113,6 +117,7 @@ NOT_ESCALATIONS = [
     "My Fire TV stick won't connect, is it under warranty?",
     "我的桌子被划伤了", "桌腿被划伤了", "收到的桌子有划伤",
     "I was shocked by the price", "I was shocked by how fast the delivery was",  # surprise, no current
+    "Can I use my card without a PIN?",
 ]
 
 

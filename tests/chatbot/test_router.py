@@ -338,6 +338,11 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("I'm in Canada, can I return my order?", "returns.time-limit"),  # a return's, wherever the customer is
     ("paypal ok?", "payment.methods"),  # refused (3.98 against 4.0, stop 39's note); a refund to PayPal stays the
     ("Will my refund go back to PayPal?", "refunds.method"),  # refund method's (a bare "paypal" phrase took it)
+    # Sweep 88 (stop 41): what to do after shipment for both; the electronics' term (a product's name was a phrase
+    # that put its warranty first).
+    ("Can you tell me if my order shipped? It's NW-48213", "shipping.tracking"),
+    ("How late can I order to get it shipped today?", "shipping.dispatch"),
+    ("Can I return an opened printer?", "returns.restocking-fee"), ("我的printer能退吗？拆封了", "returns.restocking-fee"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
@@ -466,7 +471,9 @@ def test_a_price_follow_up_of_a_policy_is_answered(kb):
     # Sweep 78 (2026-12-03): the store credit ("credit"); refused already, kept so.
     "Is it safe to use my credit card on your site?", "Is my credit card info safe?", "在你们网站用信用卡支付安全吗？",
     "快递来的时候我不在家怎么办？",  # the refund timing ("时候", sweep 79)
-    "Will there be a Black Friday sale?", "黑五有活动吗？", "什么时候打折？"])  # the holiday returns (sweep 82)
+    "Will there be a Black Friday sale?", "黑五有活动吗？", "什么时候打折？",  # the holiday returns (sweep 82)
+    "What happens if I'm not home when the delivery arrives?", "Is there a warranty on refurbished items?"])  # the
+    # lost parcels, the warranty claim (sweep 88)
 def test_topics_no_policy_covers_are_refused(kb, question):
     """Each was answered from a section it shares a word with: the lost parcels ("lost"), store credit
     ("store", "积分"), the charge timing ("card", "charge"), the return window ("时间"), the privacy section
