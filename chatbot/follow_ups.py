@@ -17,14 +17,16 @@ FOLLOW_UP_OWN_SHARE = 0.4
 # Words that ask about whatever the previous message was about: "How long does that take?", "What's the minimum?",
 # "要等多久？". Alone, such a message finds the section that uses them most ("那要等多长时间？": the refund timing).
 _HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait; 多久 长时间 等 要 需 几天 大概 能到"))
-_HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, pay, free, fee, charge, deduct; 少 钱 最低 高 费用 付 免费 收费 扣"))
+_HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, min, max, pay, free, fee, charge, deduct; "
+                                      "少 钱 最低 高 费用 付 免费 收费 扣"))
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
 
 
 _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
 
-# "What about X?", "And X?", "X呢？": the previous message's question, asked of X.
-_WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|and)\b|^\W*[^\W\d_]{1,8}呢\W*$")
+# "What about X?", "And X?", "And for X?", "And a laptop?" (read without its "and", `message_shape.plain_message`),
+# "X呢？": the previous message's question, asked of X.
+_WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|and|for|an?|the)\b|^\W*[^\W\d_]{1,8}呢\W*$")
 
 
 def _all_words_in(message: str, words: frozenset[str]) -> bool:

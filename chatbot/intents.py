@@ -211,6 +211,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # A product's defect or its return leads; another best hit ("时候" found the refund timing) follows.
         hits = [hits[0], damaged] + rest if hits[0].section.category in _BROKEN_GOODS_CATEGORIES else (
             [damaged, hits[0]] + rest)
+    elif hits and hits[0].section.id == TRANSIT_DAMAGE_SECTION and hits[0].score < bar and _ARRIVED_BROKEN.search(text):
+        hits = [ScoredSection(hits[0].section, bar)] + hits[1:]  # "收到的杯子碎了" (refused: 10.3 against 12.0)
     return hits, intent
 
 

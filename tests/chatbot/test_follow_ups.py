@@ -78,6 +78,12 @@ from chatbot.router import RuleRouter
     ("How long does shipping take?", "We live in the UK", "shipping.international"),
     ("能寄到加拿大吗？", "我在多伦多", "shipping.international"),
     ("Is express shipping available?", "I'm in Canada", "shipping.international"),  # express's 1–2 days and $14.99
+    # Sweep 90 (stop 41): refused ("and" is read as courtesy, so "a laptop?" asked "what about" nothing), refused
+    # ("max" asked no price), the bank's processing time ("补发": reship).
+    ("How long is the warranty on a sofa?", "And for a laptop?", "warranty.electronics"),
+    ("How long is the warranty on a sofa?", "And a laptop?", "warranty.electronics"),
+    ("Do you accept Klarna?", "What's the max?", "payment.installments"),
+    ("我的包裹丢了", "要多久才能补发？", "shipping.lost-damaged"),
     ("Do you ship to Canada?", "i'm in toronto", "shipping.international"),
     ("Can I cancel my order?", "I placed it 10 minutes ago", "orders.cancellation"),  # refused: minutes were no time
     ("能取消订单吗？", "我10分钟前下的单", "orders.cancellation"),
