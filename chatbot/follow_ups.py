@@ -39,6 +39,11 @@ def asks_about_the_topic(message: str) -> bool:
     return _all_words_in(message, _ABOUT_IT_WORDS)
 
 
+def asks_how_long(message: str) -> bool:
+    """Whether every word of ``message`` asks how long about a topic named elsewhere ("How long?", "要几天？")."""
+    return _all_words_in(message, _HOW_LONG_WORDS)
+
+
 def _is_short_statement(message: str) -> bool:
     """Whether ``message`` asks nothing and has at most `FOLLOW_UP_MAX_WORDS` words."""
     return not asking_clauses(message) and len(word_terms(message)) <= FOLLOW_UP_MAX_WORDS
@@ -129,7 +134,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     if not (about_it or what_about or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
             or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
-    topic, how_long = kb.search(previous, lang=lang, k=1), _all_words_in(message, _HOW_LONG_WORDS)
+    topic, how_long = kb.search(previous, lang=lang, k=1), asks_how_long(message)
     if own_hits and (weak or about_it) and topic and not how_long:
         categories = {topic[0].section.category, *named_categories(previous)}
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)

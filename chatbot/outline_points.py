@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from chatbot.follow_ups import asks_about_the_topic
+from chatbot.follow_ups import asks_about_the_topic, asks_how_long
 from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, overview_categories
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
@@ -27,6 +27,16 @@ OTHER_PRODUCT_SHARE = 0.7
 _HOW_TO_DO_IT = re.compile(r"^\W*(?:and\s+)?how\s+(?:do|can|should|would)\s+(?:i|we)\s+(?:do|go\s+about|start)\s+"
                            r"(?:it|that|this)\W*$|^\W*(?:那|我)?(?:要|该|应该)?(?:怎么|如何)(?:操作|申请|做)呢?\W*$", re.I)
 _HOW_TO_SECTIONS = {"returns": "returns.process", "warranty": "warranty.claims"}
+# "要几天？" beside a question about a refund asks when the refund comes ("退款是退到原支付方式吗？要几天？" was
+# outlined with the refund method alone): the how-long section of the other questions' category.
+_HOW_LONG_SECTIONS = {"refunds": "refunds.timing"}
+
+
+def _best_section_without(kb: KnowledgeBase, message: str, lang: str, left_out: list[str]) -> ScoredSection | None:
+    """The best section of ``message`` without the clauses ``left_out``, where it clears the in-scope bar."""
+    rest = " ".join(clause for clause in clauses(message) if clause not in left_out)
+    hits = kb.search(rest, lang=lang, k=1) if rest.strip() else []
+    return hits[0] if hits and hits[0].score >= in_scope_bar(rest, lang) else None
 
 
 def how_to_section(kb: KnowledgeBase, message: str, lang: str) -> str | None:
@@ -36,12 +46,8 @@ def how_to_section(kb: KnowledgeBase, message: str, lang: str) -> str | None:
     section; None where no question asks that or what it tells clears no in-scope bar."""
     if not any(_HOW_TO_DO_IT.match(question) for question in questions_asked(message)):
         return None
-    asking = asking_clauses(message)
-    told = " ".join(clause for clause in clauses(message) if clause not in asking)
-    hits = kb.search(told, lang=lang, k=1) if told.strip() else []
-    if not hits or hits[0].score < in_scope_bar(told, lang):
-        return None
-    return _HOW_TO_SECTIONS.get(hits[0].section.category, hits[0].section.id)
+    told = _best_section_without(kb, message, lang, asking_clauses(message))
+    return _HOW_TO_SECTIONS.get(told.section.category, told.section.id) if told else None
 
 
 def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
@@ -61,6 +67,10 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
             continue
         if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
             asked.add(how_to)  # "How do I do it?" after "I want to return a lamp.": the return process
+            continue
+        if asks_how_long(question) and (topic := _best_section_without(kb, message, lang, [question])) and (
+                topic.section.category in _HOW_LONG_SECTIONS):
+            asked.add(_HOW_LONG_SECTIONS[topic.section.category])  # "要几天？" beside a refund: the refund timing
             continue
         hits = kb.search(question, lang=lang, k=2)
         if (hits and hits[0].score >= in_scope_bar(question, lang)

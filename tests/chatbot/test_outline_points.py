@@ -195,6 +195,16 @@ def test_how_to_do_what_the_message_wants_is_its_how_to_section(kb, question, po
     assert {h.section.id for h in _planner_points(kb, question)} == points
 
 
+@pytest.mark.parametrize("question, points", [
+    ("退款是退到原支付方式吗？要几天？", ["refunds.method", "refunds.timing"]),  # the refund method alone
+    ("Will my refund go to my card? How long?", ["refunds.method", "refunds.timing"]),  # and the bank's time
+    ("换货要付运费吗？换货需要多久？", ["returns.shipping-fees", "returns.exchanges"])])  # standard and express first
+def test_sweep_91_messages_outline_what_they_ask(kb, question, points):
+    """"要几天？" beside a refund's question asks for the refund timing (`_HOW_LONG_SECTIONS`); "换货运费" and
+    "换货要多久" are phrases of the return fees and the exchanges ("运费" found the standard shipping)."""
+    assert [h.section.id for h in _planner_points(kb, question)] == points
+
+
 def test_how_to_section_of_what_the_message_tells(kb):
     assert how_to_section(kb, "I want to return a lamp. How do I do it?", "en") == "returns.process"
     assert how_to_section(kb, "我想申请保修，怎么申请？", "zh") == "warranty.claims"
