@@ -157,6 +157,13 @@ _REFUSAL_RULES = {
         r"(重复|输出|显示|打印)(一下)?(上面|以上|前面)的(内容|文字|话)",
     ),
     "other_customer_data": _rules(
+        # A neighbour's or a colleague's data asked for ("the address on order NW-10023? It's my neighbor's"); "I got
+        # my neighbor's package" is a wrong delivery.
+        r"\b(tell|give|show|find|look\s+up|check|track|see|access|send)\b[^.?!]{0,30}\b(neighbou?r|co-?worker|"
+        r"colleague|boss|roommate|landlord)'?s\s+(order|account|address|e-?mail|phone|password|card|details|"
+        r"information|info|data)\b|"
+        r"\b(it'?s|it\s+is|that'?s|that\s+is|this\s+is)\s+(my\s+)?(neighbou?r|co-?worker|colleague|boss|roommate|"
+        r"landlord)'?s\W*$",
         r"\b(another|other|different)\s+(customer|user|buyer|shopper|person)(s|'s|s')?\s+"
         r"(order|account|address|e-?mail|phone|data|info\w*|details|purchase|card|name|history)",
         r"\b(of|about)\s+(another|other|all|your)\s+(customers?|users?|buyers?|shoppers?)\b",

@@ -47,7 +47,7 @@ _COURTESY = re.compile(
     r"^[\W_]*(hi|hello|hey|good (morning|afternoon|evening)|(is )?any ?one there|are you there|quick question|"
     r"one more (thing|question)|sorry to bother you|sorry|excuse me|thanks?( you)?( so much| a lot| very much)?|"
     r"i hope (you('re| are)( doing)? well|this (message |email |e-mail )?finds you well|you can help)|"
-    r"ok(ay)?|great|um+|uh+|well|so|hope you can help|and|also|but|"
+    r"ok(ay)?|great|um+|uh+|well|so|hope you can help|and|also|but|i (love|like) (your|this) (store|shop|site|website)|"
     r"你好|您好|嗨|在吗|在不在|有人吗|有人在吗|请问|麻烦了?|打扰一下|打扰了|不好意思|谢谢(你|您)?|还有一个问题|还有)"
     r"(?![a-z0-9'])( there)?[\s\W_]*", re.I)
 

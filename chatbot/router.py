@@ -24,21 +24,24 @@ from chatbot.spelling import correct_typos
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
 _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|"
            r"cheers|appreciate it)( for (the|your|all the|all your) help)?|(that|this|it)('s| is| was)?( really| very)? "
-           r"(helps|helped|helpful))")
+           r"(helps|helped|helpful)|i (love|like) (your|this) (store|shop|site|website|products|service)|"
+           r"you( guys| all)?('re| are)( really| so)? (great|awesome|amazing|the best)|"
+           r"(great|excellent|amazing) (service|store|shop))")
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
 # goodbye, or a question about the assistant itself.
 SMALL_TALK = {
     "greeting": GREETING,
     "thanks": re.compile(
         rf"^\s*{_THANKS}(\W+{_THANKS})*\W*$|"
-        r"^\s*(好的|好|明白了|知道了|懂了)?\W*(谢谢(你|您)?|多谢|感谢|好的|明白了|知道了|懂了)\W*$", re.I),
+        r"^\s*(好的|好|明白了|知道了|懂了)?\W*(谢谢(你|您)?|多谢|感谢|好的|明白了|知道了|懂了|(你们|你)(真|很|太)?(棒|好)了?|"
+        r"(服务|你们的店)(真|很|太)?(棒|好)了?)\W*$", re.I),
     "goodbye": re.compile(r"^\s*(bye|goodbye|bye bye|see you|see ya|that'?s all)\W*$|^\s*(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(
         r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
         r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"
         r"are you (chat ?gpt|gpt|gemini|gemma|claude|siri|alexa|human|a human|a real person|real)|"
         r"(what|which) (model|ai|llm|language model) are you( using)?)\W*$|"
-        r"^\s*(你是谁|你是机器人吗|你是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗|"
+        r"^\s*(你是谁|(你|你们)是机器人吗|(你|你们)是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗|"
         r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗)\W*$", re.I),
 }
 _OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东|淘宝|天猫|拼多多|苏宁", re.I)
@@ -48,7 +51,8 @@ _CATALOG = re.compile(
     r"\bdo you (sell|carry|stock)\b(?! (my|our|your customers'?|customers'?) )|\b(in|out of|back in) stock\b|"
     r"\bhow much (is|are|does|do) (the|a|an|this|that|these|those|your)\b|\bprice of\b|"
     r"\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
-    r"\b(available|come|comes) in (a |an )?(other |different |another |more )?(colou?rs?|sizes?|black|white|blue|red|"
+    r"\b(available|come|comes|have (it|this|that|these|those|the \w+|this \w+|that \w+)) in (a |an )?(other |"
+    r"different |another |more )?(colou?rs?|sizes?|black|white|blue|red|"
     r"green|gr[ae]y|brown|beige|pink|yellow|purple|orange|small|medium|large|larger|smaller|bigger|xl)\b|"
     r"有(没有)?(别的|其他|其它)(颜色|尺码|尺寸|款式)|有[红蓝黑白灰绿黄粉紫棕]色的?吗|"
     r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)

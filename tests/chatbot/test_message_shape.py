@@ -76,6 +76,7 @@ def test_courtesy_that_opens_a_message_is_set_aside():
     assert strip_courtesy("Hello?? Anyone there? I need to cancel my order!!!") == "I need to cancel my order!!!"
     assert strip_courtesy("在吗？我的订单到哪了？") == "我的订单到哪了？"
     assert strip_courtesy("谢谢！还有一个问题：支持PayPal吗？") == "支持PayPal吗？"
+    assert strip_courtesy("I love your store! Can I return a lamp?") == "Can I return a lamp?"  # the store credit
     # Nothing but courtesy stays whole (small talk answers it), and a word that merely starts alike stays.
     for whole in ("thanks", "Hi there!", "Okay", "还有吗", "Sofa returns?", "hippo", "welcome"):
         assert strip_courtesy(whole) == whole

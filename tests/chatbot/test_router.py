@@ -413,7 +413,8 @@ def test_short_questions_outside_the_policies_are_refused(kb, question):
                                       "What's the price of the Aero sofa?",
                                       "How much is the iPhone 15?", "What does the oak table cost?",
                                       "Is the sofa available in blue?", "Does this lamp come in other colors?",
-                                      "Is the desk available in a larger size?", "这个沙发有别的颜色吗？", "有蓝色的吗？"])
+                                      "Is the desk available in a larger size?", "这个沙发有别的颜色吗？", "有蓝色的吗？",
+                                      "Do you have this sofa in blue?"])  # the furniture's warranty (sweep 92)
 def test_questions_about_the_catalogue_are_refused(kb, question):
     """Products, prices and stock are in no policy; product names are warranty keywords ("笔记本", "沙发"), and
     "多少钱" a shipping one, so retrieval alone answered "你们卖笔记本电脑吗？" with the electronics warranty and
@@ -515,7 +516,9 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
     ("Thanks so much for your help!", "thanks"), ("好的，谢谢", "thanks"), ("thanks, that helps!", "thanks"),
     ("That was helpful, thank you", "thanks"), ("ok great, thanks", "thanks"), ("bye", "goodbye"), ("再见", "goodbye"),
     ("who are you?", "about"), ("Are you a bot?", "about"), ("你能做什么？", "about"),
-    ("Are you ChatGPT?", "about"), ("What model are you?", "about"), ("你是什么模型？", "about")])  # refused
+    ("Are you ChatGPT?", "about"), ("What model are you?", "about"), ("你是什么模型？", "about"),  # refused
+    # Sweep 92: refused; the store credit ("store"), refused, refused.
+    ("你们是机器人吗？", "about"), ("I love your store!", "thanks"), ("You guys are great", "thanks"), ("你们太棒了！", "thanks")])
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
