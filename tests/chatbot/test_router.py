@@ -346,6 +346,11 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     # Sweep 89: refused (10.3 against 12.0, though it came broken); the return process; the cancellation.
     ("收到的杯子碎了", "shipping.lost-damaged"), ("我想退货但是包装盒扔了", "returns.condition"),
     ("下单以后多久发货？", "shipping.dispatch"),
+    # Sweep 93 (customers' longer messages): the password reset ("can't log in"); standard shipping ("运费"); the
+    # return window.
+    ("I can't log in, it says my account is locked. I need to place an order today.", "account.lockout"),
+    ("收到的台灯是红色的，我订的是蓝色，退回去要运费吗？", "returns.shipping-fees"),
+    ("I want to return 2 of the 3 items in my order. Will the shipping be refunded?", "refunds.shipping-charges"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
