@@ -17,8 +17,10 @@ from spellchecker import SpellChecker
 
 TYPO_MIN_LEN = 4  # shorter words are too often other words or abbreviations ("thx", "pls", "acct")
 # Chat spellings of short words, which the rule above leaves as written: "wat is your return policy" asked for no
-# overview ("wat" was a word of its own).
-_CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what"}
+# overview ("wat" was a word of its own). Slips of short words too: "teh" and "wher" (one edit from "when", commoner
+# than "where": "wher is my package" found the return condition's "wear").
+_CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what", "teh": "the", "hte": "the", "wher": "where",
+               "whre": "where"}
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 

@@ -31,7 +31,8 @@ def test_words_that_are_no_typos_stay(kb, text):
 @pytest.mark.parametrize("question, section_id", [
     ("can i retrun this", "returns.time-limit"), ("how do i get a refnd", "refunds.timing"),  # both refused
     ("warrenty on tv", "warranty.electronics"), ("forgot pasword", "account.password-reset"),
-    ("cancle my order", "orders.cancellation"), ("how long is delivry", "shipping.standard")])  # refused
+    ("cancle my order", "orders.cancellation"), ("how long is delivry", "shipping.standard"),  # refused
+    ("wher is my package", "shipping.tracking")])  # the return condition ("wher" read as "when", then "wear")
 def test_a_question_with_a_typo_finds_its_section(kb, question, section_id):
     route = RuleRouter(kb).route(question)
     assert route.mode == "direct" and route.hits[0].section.id == section_id
