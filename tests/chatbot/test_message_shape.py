@@ -1,7 +1,7 @@
 """How a message asks (`chatbot.message_shape`): its asking clauses, its separate questions, its shape."""
 from __future__ import annotations
 
-from chatbot.message_shape import (asked_part, asking_clauses, plain_message, questions_asked, shape_mode,
+from chatbot.message_shape import (asked_part, asking_clauses, clauses, plain_message, questions_asked, shape_mode,
                                    strip_courtesy)
 
 
@@ -28,6 +28,12 @@ def test_shape_mode():
     # Doubled question marks ask one question, louder.
     for one_question in ("Where is my refund??", "how long do returns take???", "退款怎么还没到？？"):
         assert shape_mode(one_question) == "direct", one_question
+
+
+def test_clauses_split_at_commas_semicolons_and_sentence_ends():
+    assert clauses("I want to return a lamp. How do I do it?") == ["I want to return a lamp.", " How do I do it?"]
+    assert clauses("退货要多久，运费谁出？") == ["退货要多久，", "运费谁出？"]
+    assert clauses("The fee is $5.99; it came at 8:00.") == ["The fee is $5.99;", " it came at 8:00."]
 
 
 def test_asking_clauses_and_questions():

@@ -352,6 +352,7 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("收到的台灯是红色的，我订的是蓝色，退回去要运费吗？", "returns.shipping-fees"),
     ("I want to return 2 of the 3 items in my order. Will the shipping be refunded?", "refunds.shipping-charges"),
     ("我想退貨，已經用過了", "returns.condition"),  # the return process (sweep 94)
+    ("My order is stuck on processing", "shipping.dispatch"),  # refused (sweep 95), as "订单处理中" is not
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
