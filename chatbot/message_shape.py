@@ -94,9 +94,15 @@ def clauses(message: str) -> list[str]:
     return _CLAUSE.findall(message)
 
 
+# "When I opened the box, …": a clause of time, which asks nothing without a question mark ("When will I be charged,"
+# asks).
+_WHEN_CLAUSE = re.compile(r"^\W*when\s+(i|we|you|he|she|they|it|my|our|the|this|that)\b", re.I)
+
+
 def asking_clauses(message: str) -> list[str]:
     """The clauses of ``message`` that ask: "I lost my receipt, can I still return it?" asks in its second."""
-    return [c for c in clauses(message) if _QUESTION_MARKS.search(c) or _ASKING_WORDS.search(c)]
+    return [c for c in clauses(message) if _QUESTION_MARKS.search(c)
+            or (_ASKING_WORDS.search(c) and not _WHEN_CLAUSE.match(c))]
 
 
 def questions_asked(message: str) -> list[str]:

@@ -38,6 +38,12 @@ def test_clauses_split_at_commas_semicolons_and_sentence_ends():
 
 def test_asking_clauses_and_questions():
     assert asking_clauses("I lost my receipt, can I still return the lamp?") == [" can I still return the lamp?"]
+    # A clause of time asks nothing without a question mark (the restocking fee was asked for "When I opened the
+    # box,"); "When will I be charged," asks.
+    assert asking_clauses("When I opened the box, the leg was bent. Can you send a replacement?") == [
+        " Can you send a replacement?"]
+    assert asking_clauses("When will I be charged, and is there a fee?") == ["When will I be charged,",
+                                                                            " and is there a fee?"]
     assert asked_part("I have my receipt. How long is the warranty?") == " How long is the warranty?"
     assert asked_part("My order hasn't shipped yet") == "My order hasn't shipped yet"  # no question mark: all of it
     # A question that names nothing asks about what the message tells: all of it.

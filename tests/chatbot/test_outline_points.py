@@ -198,7 +198,9 @@ def test_how_to_do_what_the_message_wants_is_its_how_to_section(kb, question, po
 @pytest.mark.parametrize("question, points", [
     ("退款是退到原支付方式吗？要几天？", ["refunds.method", "refunds.timing"]),  # the refund method alone
     ("Will my refund go to my card? How long?", ["refunds.method", "refunds.timing"]),  # and the bank's time
-    ("换货要付运费吗？换货需要多久？", ["returns.shipping-fees", "returns.exchanges"])])  # standard and express first
+    ("换货要付运费吗？换货需要多久？", ["returns.shipping-fees", "returns.exchanges"]),  # standard and express first
+    ("We'd like to return the headphones. How do we return them and how will we get the money back? Will it go "
+     "back on the gift card?", ["refunds.method", "refunds.timing", "returns.process"])])  # no return process
 def test_sweep_91_messages_outline_what_they_ask(kb, question, points):
     """"要几天？" beside a refund's question asks for the refund timing (`_HOW_LONG_SECTIONS`); "换货运费" and
     "换货要多久" are phrases of the return fees and the exchanges ("运费" found the standard shipping)."""
