@@ -3,6 +3,7 @@ escalations show the phone number and chat hours; Chinese works."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 
 import pytest
 
@@ -13,10 +14,17 @@ from ui.chat_tab import stream_view
 MULTI_POINT_QUESTION = "How do I return an item, and who pays for return shipping?"
 
 
+def _run(coroutine):
+    """``coroutine`` run to its end on a thread of its own: Playwright's sync API keeps an event loop running on
+    this one once a browser test has started."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 @pytest.fixture(scope="module")
 def service(tiny_checkpoints, tmp_path_factory):
     service = harness.tiny_service(tiny_checkpoints["gemma3"], tmp_path_factory.mktemp("stream-view"))
-    asyncio.run(service.start())
+    _run(service.start())
     yield service
     service.close()
 
@@ -25,7 +33,7 @@ def test_stream_view_redraws_each_point_as_it_starts_so_the_points_show_streamin
     async def point_states():
         return [list(view.point_states) async for view in stream_view(service, MULTI_POINT_QUESTION)]
 
-    frames = asyncio.run(point_states())
+    frames = _run(point_states())
     assert frames[0] == [] and len(frames[1]) >= 2 and set(frames[1]) == {"pending"}, frames[:2]
     for before, after in zip(frames[1:], frames[2:]):  # each point's start is a frame of its own
         started = [i for i, (a, b) in enumerate(zip(before, after)) if a == "pending" and b != "pending"]
