@@ -178,7 +178,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     "运费能退吗？", the parcels damaged in transit for "It arrived broken"). Another category's section joins
     the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
     ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in. A product broken when
-    it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score; a cancellation of an
+    it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score, or, where they are the
+    best hit, at least at the ``bar`` ("收到的杯子碎了"); a cancellation of an
     order that was delivered (`_DELIVERED`) is past cancelling: the return window and what to do after shipment; a
     return of an order that arrived ("My order arrived yesterday, can I return it?") is the return window's."""
     text = to_simplified(question)

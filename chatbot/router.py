@@ -79,9 +79,11 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     sections first): what every router routes on, and the agents' policy lookup. A message
     that asks one thing puts the sections with a keyword phrase in its question first: the phrase says what it
     asks ("Will someone need to sign for the package?" is about a signature, an uncovered topic, not about
-    signing in; "What is your email address?" asks for the agents, not for changing an account's email), or, where
-    its question has none, the top hit with a phrase in the story around it that scores near the best
-    (`STORY_PHRASE_SHARE`: "I bought a gift card, can I get a refund on it?")."""
+    signing in; "What is your email address?" asks for the agents, not for changing an account's email; a
+    product's name asks for no warranty outside the warranty's questions), or, where its question has none, the top
+    hit with a phrase in the story around it that scores near the best (`STORY_PHRASE_SHARE`: "I bought a gift
+    card, can I get a refund on it?"); a question for how to do what it tells (`outline_points.how_to_section`: "I
+    want to return a lamp. How do I do it?") puts the section that says how first."""
     lang = lang or detect_lang(question)
     question = plain_message(correct_typos(question, kb.words(lang)))
     query = plain_message(correct_typos(query, kb.words(lang))) if query else None
@@ -111,8 +113,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         dated = kb.dated_sections(question, lang)  # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？"
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
     if shape_mode(question) == "direct" and (how_to := how_to_section(kb, question, lang)):
-        lead = ScoredSection(kb.get(how_to, lang), max(h.score for h in hits))  # "I want to return a lamp. How do
-        hits = [lead] + [h for h in hits if h.section.id != how_to]  # I do it?": the return process, not the window
+        # "I want to return a lamp. How do I do it?": the return process, not the window
+        lead = ScoredSection(kb.get(how_to, lang), max([h.score for h in hits], default=bar))
+        hits = [lead] + [h for h in hits if h.section.id != how_to]
     abroad = (intent is None and hits and hits[0].section.category == "shipping"
               and (ABROAD_SECTION in kb.phrase_sections(question, lang) or tells_a_place_abroad(kb, question, lang)))
     if abroad or (query != message and stays_abroad(kb, message, previous, topic, lang)):  # a place abroad
