@@ -11,7 +11,8 @@ from typing import NamedTuple
 
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
-from chatbot.intents import ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits
+from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
+                             named_categories)
 from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place,
                                 tells_a_place_abroad, tells_an_amount)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
@@ -101,9 +102,16 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
         if query != message and not asking_clauses(message):  # a statement that tells more of the previous request
-            # names a section of that request's category: "我用的是支付宝"
-            phrased = {i for i in phrased if topic and kb.get(i, lang).category == topic[0].section.category}
-            # after "退款什么时候到？" the refund method, "It hasn't shipped yet" after adding an item no dispatch time
+            # names a section of that request's categories: "我用的是支付宝" after "退款什么时候到？" the refund method,
+            # "我把盒子扔了" after "退货要多久？" the return condition; "It hasn't shipped yet" after adding an item no
+            # dispatch time: the request's own section leads where the search found another category's best
+            request, _ = intent_hits(kb, previous, lang, kb.search(previous, lang=lang, k=k),
+                                     in_scope_bar(previous, lang))
+            categories = {h.section.category for h in request[:1]} | set(named_categories(previous))
+            phrased = {i for i in phrased if kb.get(i, lang).category in categories}
+            if request and not phrased and hits and hits[0].section.category not in categories:
+                hits = [ScoredSection(request[0].section, max(h.score for h in hits))] + [
+                    h for h in hits if h.section.id != request[0].section.id]
         elif not phrased:  # the story's phrases, for a top-two hit near the best
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
