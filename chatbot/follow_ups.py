@@ -90,6 +90,23 @@ def tells_an_amount(message: str) -> bool:
     return bool(_AMOUNT.search(message)) and _is_short_statement(message)
 
 
+# A statement about the customer's own case: "It's SAVE20", "I placed it yesterday", "I don't have the receipt",
+# "我昨天下的单".
+_OWN_CASE = re.compile(r"^\W*(?i:i|i'm|i've|it|it's|its|they|they're|we|we're|my|this|that)\b|^\W*(我|它|这个|那个)")
+
+
+def tells_its_case(kb: KnowledgeBase, message: str, previous: str, lang: str) -> bool:
+    """Whether ``message`` is a short statement about the customer's own case ("It's SAVE20" after "My promo code
+    isn't working", "I placed it yesterday" after "Can I cancel my order?") that finds no section alone and is no
+    follow-up (`follow_up_hits`): it is the end of ``previous`` (both were refused alone: a code, a day, an
+    uncovered receipt name no policy)."""
+    if not (_is_short_statement(message) and _OWN_CASE.match(to_simplified(message))):
+        return False
+    own = kb.search(message, lang=lang, k=1)
+    return ((not own or own[0].score < in_scope_bar(message, lang))
+            and follow_up_hits(kb, message, previous, lang, k=1) is None)
+
+
 NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on another section names its own topic
 
 

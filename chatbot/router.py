@@ -14,7 +14,7 @@ from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              named_categories)
 from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place,
-                                tells_a_place_abroad, tells_an_amount)
+                                tells_a_place_abroad, tells_an_amount, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
@@ -151,7 +151,8 @@ class RuleRouter:
         ``previous`` ("It's 3 weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to
         Canada?", "订单80美元" after "可以用Klarna吗？")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
-        if previous and (tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)):
+        if previous and (tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)
+                         or tells_its_case(self.kb, question, previous, lang)):
             question, query, previous = f"{previous.rstrip()} {question}", None, None
         lang, query, hits, intent = retrieve(self.kb, question, query, previous, lang)
         reason = escalation_reason(question)
