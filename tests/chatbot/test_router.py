@@ -353,6 +353,9 @@ def test_the_asking_clause_decides_a_one_question_message(kb, question, section_
     ("I want to return 2 of the 3 items in my order. Will the shipping be refunded?", "refunds.shipping-charges"),
     ("我想退貨，已經用過了", "returns.condition"),  # the return process (sweep 94)
     ("My order is stuck on processing", "shipping.dispatch"),  # refused (sweep 95), as "订单处理中" is not
+    # Sweep 99 (terse chat): the return window; the bank's processing time ("没收到"); refused; the lost parcels.
+    ("how to return", "returns.process"), ("没收到货", "shipping.lost-damaged"), ("账号锁了", "account.lockout"),
+    ("还没收到货就扣款了", "payment.charge-timing"),
 ])
 def test_short_policy_questions_are_answered_not_refused(kb, question, section_id):
     """Two-word queries score low: "Do you ship to Canada?" is "ship" and "canada", 4.9 against an English
