@@ -135,12 +135,13 @@ def test_points_keep_to_the_question(kb, eval_questions):
     `select_points` (one point per thing asked, padded with the next hits whatever their category) had 65%
     and 88% there. On the 58 of stop 39 (2026-12-03): 90.6% and 95.7%, 91.4% and 95.5% without the four; in stop 40
     90.0% and 95.7%, 90.7% and 95.5% (zh-multi-18 gains the coverage: a defect whose claim was found by a word);
-    in stop 41 91.2% and 95.7%, 90.7% and 95.5% (zh-multi-19 keeps to its two questions' sections)."""
+    in stop 41 92.5% and 95.7%, 92.0% and 95.5% (zh-multi-19 and en-multi-05 keep to their two questions'
+    sections)."""
     precision, recall = _points_against_expected(kb, eval_questions)
-    assert precision >= 0.91 and recall >= 0.95, (precision, recall)
+    assert precision >= 0.92 and recall >= 0.95, (precision, recall)
     one_category = [q for q in eval_questions if not q["id"].endswith(("-multi-19", "-multi-20"))]
     precision, recall = _points_against_expected(kb, one_category)
-    assert precision >= 0.90 and recall >= 0.95, (precision, recall)
+    assert precision >= 0.915 and recall >= 0.95, (precision, recall)
     assert len(select_points(kb.search("return refund shipping warranty payment", "en", k=8))) <= 4
 
 
