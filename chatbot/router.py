@@ -24,8 +24,8 @@ from chatbot.spelling import correct_typos
 
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
 _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|"
-           r"cheers|appreciate it)( for (the|your|all the|all your) help)?|(that|this|it)('s| is| was)?( really| very)? "
-           r"(helps|helped|helpful)|i (love|like) (your|this) (store|shop|site|website|products|service)|"
+           r"cheers|(i )?appreciate (it|that)|understood|i see|noted)( for (the|your|all the|all your) help)?|"
+           r"(that|this|it)('s| is| was)?( really| very)? (helps|helped|helpful)|i (love|like) (your|this) (store|shop|site|website|products|service)|"
            r"you( guys| all)?('re| are)( really| so)? (great|awesome|amazing|the best)|"
            r"(great|excellent|amazing) (service|store|shop))")
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
@@ -34,9 +34,10 @@ SMALL_TALK = {
     "greeting": GREETING,
     "thanks": re.compile(
         rf"^\s*{_THANKS}(\W+{_THANKS})*\W*$|"
-        r"^\s*(好的|好|明白了|知道了|懂了)?\W*(谢谢(你|您)?|多谢|感谢|好的|明白了|知道了|懂了|(你们|你)(真|很|太)?(棒|好)了?|"
+        r"^\s*(好的|好|明白了|知道了|懂了)?\W*(谢谢(你|您)?|多谢|感谢|好的|我?明白了|我?知道了|我?懂了|(你们|你)(真|很|太)?(棒|好)了?|"
         r"(服务|你们的店)(真|很|太)?(棒|好)了?)\W*$", re.I),
-    "goodbye": re.compile(r"^\s*(bye|goodbye|bye bye|see you|see ya|that'?s all)\W*$|^\s*(再见|拜拜|没有了|没事了)\W*$", re.I),
+    "goodbye": re.compile(r"^\s*(bye|goodbye|bye bye|see you|see ya|that'?s (all|it)|that is (all|it)|i'?m done|"
+                          r"nothing else|no more questions)\W*$|^\s*(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(
         r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
         r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"
@@ -131,6 +132,12 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     return lang, query, hits, intent
 
 
+def _small_talk(message: str) -> str | None:
+    """The kind of small talk ``message`` is wholly (`SMALL_TALK`), else None."""
+    simplified = to_simplified(message)  # the Chinese rules are written in simplified characters
+    return next((kind for kind, pattern in SMALL_TALK.items() if pattern.match(simplified)), None)
+
+
 class Route(NamedTuple):
     mode: str  # sot | direct | escalate | refuse
     reason: str
@@ -151,8 +158,9 @@ class RuleRouter:
         ``previous`` ("It's 3 weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to
         Canada?", "订单80美元" after "可以用Klarna吗？")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
-        if previous and (tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)
-                         or tells_its_case(self.kb, question, previous, lang)):
+        if previous and not _small_talk(question) and (
+                tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)
+                or tells_its_case(self.kb, question, previous, lang)):
             question, query, previous = f"{previous.rstrip()} {question}", None, None
         lang, query, hits, intent = retrieve(self.kb, question, query, previous, lang)
         reason = escalation_reason(question)
@@ -164,7 +172,7 @@ class RuleRouter:
         if other_language(question):  # "¿Puedo devolver un producto?": the reply says which languages it answers in
             return Route("refuse", "language", lang, hits)
         simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
-        if small_talk := next((kind for kind, pattern in SMALL_TALK.items() if pattern.match(simplified)), None):
+        if small_talk := _small_talk(question):
             return Route("direct", small_talk, lang, [])
         if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
             return Route("refuse", "catalog", lang, hits)

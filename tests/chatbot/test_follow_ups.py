@@ -160,6 +160,15 @@ def test_a_topic_the_message_names_well_is_its_own(kb, previous, message, sectio
     assert RuleRouter(kb).route(message, previous=previous).hits[0].section.id == section_id
 
 
+@pytest.mark.parametrize(("previous", "message", "reason"), [
+    ("Can I return it?", "That's all", "goodbye"), ("Can I return it?", "I appreciate it", "thanks"),
+    ("退货要多久？", "我知道了", "thanks")])
+def test_small_talk_after_a_question_is_no_statement_of_the_customer_s_case(kb, previous, message, reason):
+    """`tells_its_case` read "That's all" as the end of "Can I return it?", which was answered again."""
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert (route.mode, route.reason) == ("direct", reason)
+
+
 def test_long_messages_and_empty_history_are_read_alone(kb):
     assert follow_up_hits(kb, "How much does it cost?", None, "en", k=1) is None
     assert follow_up_hits(kb, "How much does it cost?", "  ", "en", k=1) is None

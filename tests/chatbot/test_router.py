@@ -533,7 +533,8 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
     ("who are you?", "about"), ("Are you a bot?", "about"), ("你能做什么？", "about"),
     ("Are you ChatGPT?", "about"), ("What model are you?", "about"), ("你是什么模型？", "about"),  # refused
     # Sweep 92: refused; the store credit ("store"), refused, refused.
-    ("你们是机器人吗？", "about"), ("I love your store!", "thanks"), ("You guys are great", "thanks"), ("你们太棒了！", "thanks")])
+    ("你们是机器人吗？", "about"), ("I love your store!", "thanks"), ("You guys are great", "thanks"), ("你们太棒了！", "thanks"),
+    ("I appreciate it", "thanks"), ("我知道了", "thanks"), ("I'm done", "goodbye"), ("That's it", "goodbye")])  # refused
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
