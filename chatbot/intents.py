@@ -16,7 +16,7 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
-from chatbot.knowledge import KnowledgeBase, ScoredSection, split_sentences, word_terms
+from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, split_sentences, word_terms
 from chatbot.message_shape import asking_clauses, questions_asked
 
 PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
@@ -167,6 +167,11 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     return None, []
 
 
+def lead_with(section: Section, score: float, hits: list[ScoredSection]) -> list[ScoredSection]:
+    """``hits`` with ``section`` first at ``score``, and not again further down."""
+    return [ScoredSection(section, score)] + [h for h in hits if h.section.id != section.id]
+
+
 def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
                 bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the sections of ``question``'s intent first, each a quarter over the in-scope ``bar`` or the
@@ -188,13 +193,12 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar)
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
-        window = ScoredSection(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score)  # "我想退货，已经过了一个月了"
-        hits, intent = [window] + [h for h in hits if h.section.id != RETURN_WINDOW_SECTION], "return"
+        # "我想退货，已经过了一个月了"
+        hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
     if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and _DELIVERED.search(text)
             and _RETURN.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
-        window = ScoredSection(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score)
-        hits, intent = [window] + [h for h in hits if h.section.id != RETURN_WINDOW_SECTION], "return"
+        hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
     if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _DELIVERED.search(text):
         # past cancelling: the return window, and what to do after shipment, in the cancellation's place
         lead = [ScoredSection(kb.get(i, lang), hits[0].score) for i in (RETURN_WINDOW_SECTION, AFTER_SHIPMENT_SECTION)]
@@ -203,8 +207,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         intent = "return"
     elif intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _SHIPPED.search(text):
         # shipped, not yet delivered: what to do after shipment leads, the cancellation's "has not shipped" next
-        after = ScoredSection(kb.get(AFTER_SHIPMENT_SECTION, lang), hits[0].score)
-        hits, intent = [after] + [h for h in hits if h.section.id != AFTER_SHIPMENT_SECTION], "return"
+        hits, intent = lead_with(kb.get(AFTER_SHIPMENT_SECTION, lang), hits[0].score, hits), "return"
     if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)

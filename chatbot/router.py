@@ -12,7 +12,7 @@ from typing import NamedTuple
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
-                             named_categories)
+                             lead_with, named_categories)
 from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place,
                                 tells_a_place_abroad, tells_an_amount, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
@@ -111,8 +111,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             categories = {h.section.category for h in request[:1]} | set(named_categories(previous))
             phrased = {i for i in phrased if kb.get(i, lang).category in categories}
             if request and not phrased and hits and hits[0].section.category not in categories:
-                hits = [ScoredSection(request[0].section, max(h.score for h in hits))] + [
-                    h for h in hits if h.section.id != request[0].section.id]
+                hits = lead_with(request[0].section, max(h.score for h in hits), hits)
         elif not phrased:  # the story's phrases, for a top-two hit near the best
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
@@ -123,8 +122,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
     if shape_mode(question) == "direct" and (how_to := how_to_section(kb, question, lang)):
         # "I want to return a lamp. How do I do it?": the return process, not the window
-        lead = ScoredSection(kb.get(how_to, lang), max([h.score for h in hits], default=bar))
-        hits = [lead] + [h for h in hits if h.section.id != how_to]
+        hits = lead_with(kb.get(how_to, lang), max([h.score for h in hits], default=bar), hits)
     abroad = (intent is None and hits and hits[0].section.category == "shipping"
               and (ABROAD_SECTION in kb.phrase_sections(question, lang) or tells_a_place_abroad(kb, question, lang)))
     if abroad or (query != message and stays_abroad(kb, message, previous, topic, lang)):  # a place abroad
