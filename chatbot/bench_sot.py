@@ -11,8 +11,9 @@ from pathlib import Path
 
 from chatbot import prompts
 from chatbot.evaluation import load_questions
-from chatbot.knowledge import KnowledgeBase, detect_lang
+from chatbot.knowledge import KnowledgeBase
 from chatbot.planner import Planner
+from chatbot.text_terms import detect_lang
 from engine.sampling import SamplingParams
 
 EVAL_SET = Path(__file__).resolve().parents[1] / "data" / "eval" / "questions.jsonl"

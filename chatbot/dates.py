@@ -2,7 +2,7 @@
 
 A customer who names a day ("12月1日买的台灯", "I got it on Dec 1st") asks about the section whose range holds that
 day, whatever other words the message shares with other sections: `KnowledgeBase` counts such a section as if
-one of its keyword phrases were in the message. Dates are read from `knowledge.phrase_text` (lower case,
+one of its keyword phrases were in the message. Dates are read from `text_terms.phrase_text` (lower case,
 punctuation as spaces), as a month and a day; numeric dates ("12/1") are left alone, since the order of
 month and day is the writer's.
 """
@@ -31,7 +31,7 @@ def _month_day(match: re.Match) -> MonthDay | None:
 
 
 def dates_in(text: str) -> list[MonthDay]:
-    """The (month, day) of each date named in ``text`` (`knowledge.phrase_text`: "december 1", "1st of dec",
+    """The (month, day) of each date named in ``text`` (`text_terms.phrase_text`: "december 1", "1st of dec",
     "12月1日"), in order."""
     return [d for m in _DATE.finditer(text) if (d := _month_day(m)) is not None]
 

@@ -12,8 +12,9 @@ from pathlib import Path
 from chatbot import prompts
 from chatbot.chinese_script import is_traditional, to_simplified
 from chatbot.guard import find_leaks, ground_numbers
-from chatbot.knowledge import KnowledgeBase, detect_lang
+from chatbot.knowledge import KnowledgeBase
 from chatbot.planner import Answer
+from chatbot.text_terms import detect_lang
 
 log = logging.getLogger(__name__)
 

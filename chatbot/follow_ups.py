@@ -7,8 +7,9 @@ import re
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.intents import named_categories
-from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, tokenize, word_terms
+from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, is_open_question
+from chatbot.text_terms import tokenize, word_terms
 
 # A follow-up ("How much does it cost?" after "Do you offer express shipping?") is read with the customer's
 # previous message when it is short and its own words point to the section the two find together.

@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
 from chatbot.chinese_script import to_simplified
-from chatbot.knowledge import split_sentences
+from chatbot.text_terms import split_sentences
 
 STORE_PHONE = "1-800-555-0199"
 _ALLOWED_CONTROL = {"\n", "\t"}

@@ -16,8 +16,9 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
-from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, split_sentences, word_terms
+from chatbot.knowledge import KnowledgeBase, ScoredSection, Section
 from chatbot.message_shape import asking_clauses, questions_asked
+from chatbot.text_terms import split_sentences, word_terms
 
 PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
 PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it

@@ -16,11 +16,12 @@ from typing import AsyncIterator, NamedTuple
 from chatbot import prompts
 from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
-from chatbot.knowledge import KnowledgeBase, Section, detect_lang, split_sentences, tokenize
+from chatbot.knowledge import KnowledgeBase, Section
 from chatbot.other_languages import OTHER_LANGUAGE_REPLY
 from chatbot.outline_points import answers_each_question, sections_asked, select_points
 from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter
+from chatbot.text_terms import detect_lang, split_sentences, tokenize
 from engine.sampling import SamplingParams
 
 MAX_ANSWER_CHARS = 1500

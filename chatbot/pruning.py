@@ -8,8 +8,8 @@ import re
 from collections import Counter
 from typing import NamedTuple
 
-from chatbot.knowledge import split_sentences, tokenize
 from chatbot.message_shape import asking_clauses
+from chatbot.text_terms import split_sentences, tokenize
 
 _QUESTION = re.compile(r"[?？]")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")

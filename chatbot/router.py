@@ -15,12 +15,13 @@ from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_
                              lead_with, named_categories)
 from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place,
                                 tells_a_place_abroad, tells_an_amount, tells_its_case)
-from chatbot.knowledge import KnowledgeBase, ScoredSection, detect_lang, in_scope_bar
+from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_message,
                                    shape_mode)
 from chatbot.spelling import correct_typos
+from chatbot.text_terms import detect_lang
 
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
 _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|"

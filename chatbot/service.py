@@ -18,12 +18,13 @@ from typing import AsyncIterator, NamedTuple
 
 from chatbot.auth import KeyAuth
 from chatbot.guard import check_input, mask_pii
-from chatbot.knowledge import KnowledgeBase, detect_lang
+from chatbot.knowledge import KnowledgeBase
 from chatbot.latency import GaugeHistory, LatencyReport, build_latency_report
 from chatbot.planner import AnswerDone, OutlineReady, Planner, PointDelta, PointDone
 from chatbot.pruning import PRUNE_OVER_CHARS
 from chatbot.prometheus import ServiceMetrics
 from chatbot.router import SEARCH_DEPTH, RuleRouter, retrieve
+from chatbot.text_terms import detect_lang
 from engine.sampling import SamplingParams
 from engine.scheduler import QueueFullError
 

@@ -11,8 +11,8 @@ import gradio as gr
 
 from chatbot.chinese_script import is_traditional
 from chatbot.guard import InputRejected
-from chatbot.knowledge import detect_lang
 from chatbot.service import NotReady, Overloaded
+from chatbot.text_terms import detect_lang
 from ui.render import ANSWER_CSS, AnswerView, render_answer, render_notice, render_turn
 
 FRAME_INTERVAL_S = 0.1  # more text is redrawn at most this often; structural events and first text at once

@@ -5,7 +5,7 @@ import pytest
 
 from chatbot import prompts
 from chatbot.bench_sot import _cold_question, multi_point_rows, run_sot_bench, warm_up_questions
-from chatbot.knowledge import detect_lang
+from chatbot.text_terms import detect_lang
 from engine.sampling import SamplingParams
 
 

@@ -1,7 +1,7 @@
 import pytest
 
 from chatbot.dates import SectionDates, date_ranges, dates_in, in_range
-from chatbot.knowledge import phrase_text
+from chatbot.text_terms import phrase_text
 
 
 @pytest.mark.parametrize("text, expected", [

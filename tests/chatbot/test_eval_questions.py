@@ -3,8 +3,8 @@
 from collections import Counter
 
 from chatbot.chinese_script import is_traditional
-from chatbot.knowledge import detect_lang
 from chatbot.message_shape import plain_message
+from chatbot.text_terms import detect_lang
 
 MODES = {"multi": "sot", "single": "direct", "escalation": "escalate", "out_of_scope": "refuse",
          "other_customer_data": "refuse", "instruction_extraction": "refuse", "prompt_injection": "refuse"}

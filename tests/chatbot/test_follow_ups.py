@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from chatbot.follow_ups import follow_up_hits, tells_a_place, tells_a_place_abroad, tells_an_amount
-from chatbot.knowledge import detect_lang
 from chatbot.router import RuleRouter
+from chatbot.text_terms import detect_lang
 
 
 @pytest.mark.parametrize(("previous", "message", "section_id"), [

@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 
 from chatbot.evaluation import point_precision_and_recall, point_scores
-from chatbot.knowledge import detect_lang
 from chatbot.outline_points import answers_each_question, how_to_section, sections_asked, select_points
 from chatbot.pruning import prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
+from chatbot.text_terms import detect_lang
 
 
 def _planner_hits(kb, question: str):
