@@ -6,7 +6,7 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
-from chatbot.intents import named_categories
+from chatbot.intents import OUT_OF_SCOPE_SECTION, named_categories
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, is_open_question
 from chatbot.text_terms import tokenize, word_terms
@@ -95,16 +95,21 @@ def tells_an_amount(message: str) -> bool:
 # "我昨天下的单".
 _OWN_CASE = re.compile(r"^\W*(?i:i|i'm|i've|it|it's|its|they|they're|we|we're|my|this|that)\b|^\W*(我|它|这个|那个)")
 
+# A request, not a statement of the case: "I want a gift wrap" after "Where is my order?" asks for an uncovered topic.
+_WANTS = re.compile(r"^\W*(?i:i (want|need|would like)|i'd like)\b|^\W*我(想|要|需要)")
+
 
 def tells_its_case(kb: KnowledgeBase, message: str, previous: str, lang: str) -> bool:
     """Whether ``message`` is a short statement about the customer's own case ("It's SAVE20" after "My promo code
-    isn't working", "I placed it yesterday" after "Can I cancel my order?") that finds no section alone and is no
-    follow-up (`follow_up_hits`): it is the end of ``previous`` (both were refused alone: a code, a day, an
-    uncovered receipt name no policy)."""
+    isn't working", "I placed it yesterday" after "Can I cancel my order?") that finds no section alone, or only
+    the uncovered topics' (`OUT_OF_SCOPE_SECTION`: "I don't have the receipt" after "How do I file a warranty
+    claim?"; not a request, `_WANTS`), and is no follow-up (`follow_up_hits`): it is the end of ``previous`` (each
+    was refused alone: a code, a day, an uncovered receipt name no policy)."""
     if not (_is_short_statement(message) and _OWN_CASE.match(to_simplified(message))):
         return False
     own = kb.search(message, lang=lang, k=1)
-    return ((not own or own[0].score < in_scope_bar(message, lang))
+    uncovered = bool(own) and own[0].section.id == OUT_OF_SCOPE_SECTION and not _WANTS.match(to_simplified(message))
+    return ((not own or own[0].score < in_scope_bar(message, lang) or uncovered)
             and follow_up_hits(kb, message, previous, lang, k=1) is None)
 
 

@@ -67,6 +67,10 @@ SEARCH_DEPTH = 8
 # A phrase in the story around a question that has none ("I bought a gift card, can I get a refund on it?") puts its
 # section first where it scores this near the best hit.
 STORY_PHRASE_SHARE = 0.9
+# A phrase in the question puts its section first, unless a phrase of the story found a best hit that scores over
+# this much more: "我被重复扣款了，多久能退回来？" asks when the double charge's money comes back (45.8), not for the
+# return window that "多久能退" names (23.3).
+ASKED_PHRASE_SHARE = 0.6
 
 # The intents a follow-up takes from the conversation, by its own: none, where the previous message's return or
 # refund ("I don't have the receipt" after "Can I return a gift?"); an overview, where a defect ("Is it under
@@ -85,7 +89,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     signing in; "What is your email address?" asks for the agents, not for changing an account's email; a
     product's name asks for no warranty outside the warranty's questions), or, where its question has none, the top
     hit with a phrase in the story around it that scores near the best (`STORY_PHRASE_SHARE`: "I bought a gift
-    card, can I get a refund on it?"); a question for how to do what it tells (`outline_points.how_to_section`: "I
+    card, can I get a refund on it?"), and keeps the best hit first where the story's phrase found it well over the
+    question's (`ASKED_PHRASE_SHARE`); a question for how to do what it tells (`outline_points.how_to_section`: "I
     want to return a lamp. How do I do it?") puts the section that says how first."""
     lang = lang or detect_lang(question)
     question = plain_message(correct_typos(question, kb.words(lang)))
@@ -117,6 +122,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
                        and h.score >= STORY_PHRASE_SHARE * hits[0].score}
+        elif hits and hits[0].section.id not in phrased and hits[0].section.id in kb.phrase_sections(question, lang):
+            phrased = {h.section.id for h in hits if h.section.id in phrased
+                       and h.score >= ASKED_PHRASE_SHARE * hits[0].score}
         if hits and hits[0].section.category != "warranty":  # a product's name asks for no warranty: "Can I
             phrased -= set(PRODUCT_SECTIONS)  # return an opened printer?" got the electronics' term by "printer"
         dated = kb.dated_sections(question, lang)  # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？"

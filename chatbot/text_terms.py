@@ -35,7 +35,7 @@ _CONTRACTIONS = {"can't": "cannot"}
 _AMERICAN_CANCEL_RE = re.compile(r"\bcancel(ed|ing)\b")
 _STEMMER = snowballstemmer.stemmer("english")
 _ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀嘛我你您他她它是在和与或及也都就这那么什怎们请个一把给让对")
-_ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", "你们", "我们", "请问", "是否", "一下"})
+_ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", "你们", "我们", "请问", "是否", "一下", "已经"})
 _AMOUNT_RE = re.compile(r"(?<![\d.])\d+\.\d\d(?!\d|\.\d)")
 _NOT_WORD_RE = re.compile(rf"[^a-z0-9'\s{_CJK}]+")  # what phrase matching ignores
 

@@ -169,6 +169,21 @@ def test_small_talk_after_a_question_is_no_statement_of_the_customer_s_case(kb, 
     assert (route.mode, route.reason) == ("direct", reason)
 
 
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("How do I file a warranty claim?", "I don't have the receipt", "warranty.claims"),  # both refused: a receipt
+    ("保修怎么申请？", "我没有发票", "warranty.claims"),  # is a topic no policy covers
+    ("能退货吗？", "已经过了40天了", "returns.time-limit")])  # what to do after shipment, by "已经"
+def test_a_statement_of_the_case_ends_the_previous_question(kb, previous, message, section_id):
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
+
+
+def test_a_request_for_an_uncovered_topic_is_no_statement_of_the_case(kb):
+    """"I want a gift wrap" asks for something no policy covers; read with "Where is my order?" it got the
+    tracking."""
+    assert RuleRouter(kb).route("I want a gift wrap", previous="Where is my order?").mode == "refuse"
+
+
 def test_long_messages_and_empty_history_are_read_alone(kb):
     assert follow_up_hits(kb, "How much does it cost?", None, "en", k=1) is None
     assert follow_up_hits(kb, "How much does it cost?", "  ", "en", k=1) is None

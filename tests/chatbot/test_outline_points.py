@@ -209,6 +209,14 @@ def test_sweep_91_messages_outline_what_they_ask(kb, question, points):
     assert [h.section.id for h in _planner_points(kb, question)] == points
 
 
+def test_when_the_card_is_charged_is_a_point_of_its_own(kb):
+    """"When will I be charged" was no phrase of the charge timing: the outline had the price adjustment and the
+    double charge (stop 41's weak spot)."""
+    points = [h.section.id for h in _planner_points(
+        kb, "When will I be charged, and can I get a price adjustment if the price drops?")]
+    assert {"payment.charge-timing", "payment.price-adjustment"} <= set(points)
+
+
 def test_how_to_section_of_what_the_message_tells(kb):
     assert how_to_section(kb, "I want to return a lamp. How do I do it?", "en") == "returns.process"
     assert how_to_section(kb, "我想申请保修，怎么申请？", "zh") == "warranty.claims"
