@@ -71,10 +71,13 @@ def tells_a_place(message: str) -> bool:
     return bool(told) and (not told["lower"] or message == message.lower()) and _is_short_statement(message)
 
 
-def tells_a_place_abroad(kb: KnowledgeBase, message: str, lang: str) -> bool:
-    """Whether a clause of ``message`` tells where the customer is (`tells_a_place`) and the place is abroad: its
-    best section is the international shipping ("Is express shipping available? I'm in Canada")."""
-    for clause in clauses(message):
+def names_a_place_abroad(kb: KnowledgeBase, text: str, lang: str) -> bool:
+    """Whether ``text`` names a place abroad: a keyword phrase of the international shipping ("to Canada", "寄到日本"),
+    or a clause that tells where the customer is (`tells_a_place`) whose best section is the international shipping
+    ("Is express shipping available? I'm in Canada")."""
+    if ABROAD_SECTION in kb.phrase_sections(text, lang):
+        return True
+    for clause in clauses(text):
         if tells_a_place(clause.strip()) and (hits := kb.search(clause, lang=lang, k=1)):
             if hits[0].section.id == ABROAD_SECTION:
                 return True
@@ -171,13 +174,20 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
 ABROAD_SECTION, HOME_SECTION = "shipping.international", "shipping.standard"
 
 
-def stays_abroad(kb: KnowledgeBase, message: str, previous: str, topic: list[ScoredSection], lang: str) -> bool:
-    """Whether ``message``, a follow-up of ``previous`` (whose best section is ``topic``, `KnowledgeBase.search`
-    with k=1), keeps to the international shipping that ``previous`` names by a place ("How much does it cost?"
-    after "Do you ship to Canada?", "多久能到？" after "能寄到日本吗？" got the standard shipping's price and days):
-    ``message`` names too little alone, asks about the topic, or finds the standard shipping, which the place
-    overrides."""
-    if not topic or topic[0].section.id != ABROAD_SECTION or ABROAD_SECTION not in kb.phrase_sections(previous, lang):
+def ships_abroad(kb: KnowledgeBase, question: str, hits: list[ScoredSection], intent: str | None, lang: str,
+                 message: str | None = None, previous: str | None = None) -> bool:
+    """Whether a place abroad decides the answer, which then leads with the international shipping: ``question``
+    names one (`names_a_place_abroad`) and its best of ``hits`` is a shipping section, where no ``intent`` decides
+    ("Can I get express to Canada?"); or ``message`` follows up ``previous``, which names one and finds the
+    international shipping best, and ``message`` names too little alone, asks about the topic, or finds the
+    standard shipping, which the place overrides ("How much does it cost?" after "Do you ship to Canada?", "多久能
+    到？" after "能寄到日本吗？" got the standard shipping's price and days)."""
+    if intent is None and hits and hits[0].section.category == "shipping" and names_a_place_abroad(kb, question, lang):
+        return True
+    if not previous or not message:
+        return False
+    topic = kb.search(previous, lang=lang, k=1)
+    if not topic or topic[0].section.id != ABROAD_SECTION or not names_a_place_abroad(kb, previous, lang):
         return False
     own = kb.search(message, lang=lang, k=1)
     return (not own or own[0].score < in_scope_bar(message, lang) or own[0].section.id == HOME_SECTION

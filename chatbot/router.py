@@ -13,8 +13,8 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              lead_with, named_categories)
-from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, stays_abroad, tells_a_duration, tells_a_place,
-                                tells_a_place_abroad, tells_an_amount, tells_its_case)
+from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, ships_abroad, tells_a_duration, tells_a_place,
+                                tells_an_amount, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
@@ -105,7 +105,6 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
         if topic_intent in _TOPIC_INTENTS[intent]:
             hits, intent = topic_hits, topic_intent
-    topic = kb.search(previous, lang=lang, k=1) if query != message else []  # a follow-up's previous best section
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
         if query != message and not asking_clauses(message):  # a statement that tells more of the previous request
@@ -132,10 +131,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     if shape_mode(question) == "direct" and (how_to := how_to_section(kb, question, lang)):
         # "I want to return a lamp. How do I do it?": the return process, not the window
         hits = lead_with(kb.get(how_to, lang), max([h.score for h in hits], default=bar), hits)
-    abroad = (intent is None and hits and hits[0].section.category == "shipping"
-              and (ABROAD_SECTION in kb.phrase_sections(question, lang) or tells_a_place_abroad(kb, question, lang)))
-    if abroad or (query != message and stays_abroad(kb, message, previous, topic, lang)):  # a place abroad
-        hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)  # decides: "express to Canada?" too
+    if ships_abroad(kb, question, hits, intent, lang, message, previous if query != message else None):
+        hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)  # "express to Canada?" too
     return lang, query, hits, intent
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.follow_ups import follow_up_hits, tells_a_place, tells_a_place_abroad, tells_an_amount
+from chatbot.follow_ups import follow_up_hits, names_a_place_abroad, tells_a_place, tells_an_amount
 from chatbot.router import RuleRouter
 from chatbot.text_terms import detect_lang
 
@@ -66,6 +66,8 @@ from chatbot.text_terms import detect_lang
     ("Do you ship to Canada?", "How much does it cost?", "shipping.international"),
     ("Do you ship to Canada?", "How much is shipping?", "shipping.international"),
     ("能寄到日本吗？", "多久能到？", "shipping.international"),
+    # ... and a place it tells ("I'm in Japan"), as a phrase names one (standard shipping's price, stop 42).
+    ("I'm in Japan. Do you ship here?", "How much does it cost?", "shipping.international"),
     ("Do you ship to Canada?", "What about express?", "shipping.express"),
     # A statement that tells more of a request asks nothing by its phrases: "hasn't shipped" put the dispatch times
     # first (sweep 79, 2026-12-03).
@@ -208,7 +210,7 @@ def test_a_place_is_told_only_by_its_name():
     ("Do you ship express? I'm in Toronto", False, "shipping.express"),  # a city names no country
     ("I'm in Canada, can I return my order?", True, "returns.time-limit")])  # a question of another category
 def test_a_shipping_question_from_a_place_abroad_is_the_international_shipping(kb, message, abroad, section_id):
-    assert tells_a_place_abroad(kb, message, detect_lang(message)) == abroad
+    assert names_a_place_abroad(kb, message, detect_lang(message)) == abroad
     assert RuleRouter(kb).route(message).hits[0].section.id == section_id
 
 
