@@ -91,7 +91,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     hit with a phrase in the story around it that scores near the best (`STORY_PHRASE_SHARE`: "I bought a gift
     card, can I get a refund on it?"), and keeps the best hit first where the story's phrase found it well over the
     question's (`ASKED_PHRASE_SHARE`); a question for how to do what it tells (`outline_points.how_to_section`: "I
-    want to return a lamp. How do I do it?") puts the section that says how first."""
+    want to return a lamp. How do I do it?") puts the section that says how first; a defect told after a question
+    ("They don't work" after "Can I return opened headphones?") has the defect's intent and sections."""
     lang = lang or detect_lang(question)
     question = plain_message(correct_typos(question, kb.words(lang)))
     query = plain_message(correct_typos(query, kb.words(lang))) if query else None
@@ -105,6 +106,13 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
         if topic_intent in _TOPIC_INTENTS[intent]:
             hits, intent = topic_hits, topic_intent
+    if intent is None and query != message and not asking_clauses(message):
+        # A defect told after a question is the defect's: "They don't work" after "Can I return opened headphones?"
+        # got the restocking fee, which is for electronics in working condition.
+        own_hits, own_intent = intent_hits(kb, message, lang, kb.search(message, lang=lang, k=k),
+                                           in_scope_bar(message, lang))
+        if own_intent == "defect":
+            hits, intent = own_hits, own_intent
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
         if query != message and not asking_clauses(message):  # a statement that tells more of the previous request

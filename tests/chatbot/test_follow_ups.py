@@ -180,6 +180,13 @@ def test_a_statement_of_the_case_ends_the_previous_question(kb, previous, messag
     assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
 
 
+def test_a_defect_told_after_a_question_is_the_defect(kb):
+    """"They don't work" after "Can I return opened headphones?" got the restocking fee, which is for electronics in
+    working condition: the search of the two together found it, and it kept the message's defect from counting."""
+    route = RuleRouter(kb).route("They don't work", previous="Can I return opened headphones?")
+    assert (route.mode, route.reason, route.hits[0].section.id) == ("sot", "defect", "warranty.early-defects")
+
+
 def test_a_request_for_an_uncovered_topic_is_no_statement_of_the_case(kb):
     """"I want a gift wrap" asks for something no policy covers; read with "Where is my order?" it got the
     tracking."""
