@@ -78,6 +78,15 @@ _DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barr
 _SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?shipped\b|已经发货|已发货|发货了|发出了", re.I)
 _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b(bought|got it|received|had it|delivered|it'?s been|it has "
                            r"been|ordered)\b", re.I)
+# A return the customer has sent, and no refund or word since ("I returned something a month ago and haven't heard
+# anything", "我两周前就退货了，到现在还没消息"): the refund's timing, then the bank's.
+_RETURN_SENT = re.compile(r"\b(i|we)( have|'ve)? (already )?(returned|sent (\w+ )?back|mailed (\w+ )?(return|back)|"
+                          r"shipped (\w+ )?(return )?back|dropped off (\w+ )?return)|"
+                          r"退货了|退回去|退回了|寄回去|寄回了|寄回给你们", re.I | re.A)
+_NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|\bstill (nothing|no|waiting|haven'?t)\b|"
+                            r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|"
+                            r"还没(消息|动静|退款|收到钱|到账|收到退款|退)|没(消息|动静|到账)", re.I | re.A)
+REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
 _RETURN = re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A)
 _ONE_SECTION_INTENTS = (  # the first that matches
@@ -187,12 +196,17 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score, or, where they are the
     best hit, at least at the ``bar`` ("收到的杯子碎了"); a cancellation of an
     order that was delivered (`_DELIVERED`) is past cancelling: the return window and what to do after shipment; a
-    return of an order that arrived ("My order arrived yesterday, can I return it?") is the return window's."""
+    return of an order that arrived ("My order arrived yesterday, can I return it?") is the return window's; a return
+    sent with no word since (`_RETURN_SENT`, `_NO_WORD_SINCE`: "I returned it two weeks ago and still no refund") is
+    the refund's: its timing, then the bank's."""
     text = to_simplified(question)
     past_the_window = _past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar)
+    if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
+        lead = [ScoredSection(kb.get(i, lang), INTENT_LEAD * max(hits[0].score, bar)) for i in REFUND_SECTIONS]
+        hits, intent = lead + [h for h in hits if h.section.id not in REFUND_SECTIONS], "refund"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         # "我想退货，已经过了一个月了"
         hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"

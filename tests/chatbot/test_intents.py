@@ -291,6 +291,18 @@ def test_when_the_refund_comes_beside_a_defect_is_the_refund_timing(kb):
     assert route.hits[0].section.id == "refunds.timing"
 
 
+@pytest.mark.parametrize("question", [
+    "I returned something a month ago and haven't heard anything",  # the early defects
+    "I mailed the return last week and haven't heard back",  # four return sections
+    "I shipped my return back 2 weeks ago. Any update?",  # the return process
+    "我两周前就退货了，到现在还没消息",  # the bank's time alone
+    "退回去的东西已经两个星期了，还没退款"])  # the refund method
+def test_a_return_sent_with_no_word_since_is_the_refund_timing(kb, question):
+    """A return the customer has sent, and no refund or word since: when the refund is issued, then the bank's time."""
+    route = RuleRouter(kb).route(question)
+    assert [h.section.id for h in route.hits[:2]] == ["refunds.timing", "refunds.bank-processing"]
+
+
 def test_a_product_that_arrived_broken_in_english_gets_the_damaged_parcels_too(kb):
     """English arrivals were only the damaged parcels' keywords, which the refund's "money back" outscored."""
     route = RuleRouter(kb).route("The chair arrived broken, I want my money back")
