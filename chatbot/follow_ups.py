@@ -6,7 +6,7 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
-from chatbot.intents import OUT_OF_SCOPE_SECTION, named_categories
+from chatbot.intents import OUT_OF_SCOPE_SECTION, named_categories, says_it_shipped
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, is_open_question
 from chatbot.text_terms import tokenize, word_terms
@@ -82,6 +82,12 @@ def names_a_place_abroad(kb: KnowledgeBase, text: str, lang: str) -> bool:
             if hits[0].section.id == ABROAD_SECTION:
                 return True
     return False
+
+
+def tells_it_shipped(message: str) -> bool:
+    """Whether ``message`` is a short statement that the order has shipped (it asks nothing): "It was dispatched this
+    morning" after "Can I cancel my order?" is read with it (it got the same-day dispatch, a section its words find)."""
+    return says_it_shipped(message) and _is_short_statement(message)
 
 
 # An amount of money: "$80", "$1,500", "80美元", "1500块", "80 dollars".

@@ -75,7 +75,15 @@ AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 _DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barrived\b|\b(it|they|order|package|parcel) "
                         r"came\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了|收到货", re.I)
 # An order that has shipped ("It already shipped", "已经发货了"); "hasn't shipped" and "还没发货" have not.
-_SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?shipped\b|已经发货|已发货|发货了|发出了", re.I)
+_SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?(shipped|dispatched)\b|已经发货|已发货|发货了|发出了|已经出货|"
+                      r"已出货|出货了", re.I)
+
+
+def says_it_shipped(text: str) -> bool:
+    """Whether ``text`` says the order has shipped ("It already shipped", "It was dispatched", "已经发货了")."""
+    return bool(_SHIPPED.search(to_simplified(text)))
+
+
 _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b(bought|got it|received|had it|delivered|it'?s been|it has "
                            r"been|ordered)\b", re.I)
 # A return the customer has sent, and no refund or word since ("I returned something a month ago and haven't heard

@@ -14,7 +14,7 @@ from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              lead_with, named_categories)
 from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, ships_abroad, tells_a_duration, tells_a_place,
-                                tells_an_amount, tells_its_case)
+                                tells_an_amount, tells_it_shipped, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
@@ -166,13 +166,14 @@ class RuleRouter:
     def route(self, question: str, query: str | None = None, previous: str | None = None) -> Route:
         """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
         follow-up of the customer's ``previous`` message (`follow_up_hits`), by the two together; a short
-        statement of how long ago or how old, of where the customer is, or of an amount, is read as the end of
+        statement of how long ago or how old, of where the customer is, of an amount, or that the order has shipped,
+        is read as the end of
         ``previous`` ("It's 3 weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to
         Canada?", "订单80美元" after "可以用Klarna吗？")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
         if previous and not _small_talk(question) and (
                 tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)
-                or tells_its_case(self.kb, question, previous, lang)):
+                or tells_it_shipped(question) or tells_its_case(self.kb, question, previous, lang)):
             question, query, previous = f"{previous.rstrip()} {question}", None, None
         lang, query, hits, intent = retrieve(self.kb, question, query, previous, lang)
         reason = escalation_reason(question)

@@ -180,6 +180,22 @@ def test_a_statement_of_the_case_ends_the_previous_question(kb, previous, messag
     assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
 
 
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("I need to change my delivery address", "the parcel was dispatched yesterday", "orders.address-change"),
+    ("Can I cancel my order?", "It was dispatched this morning", "orders.after-shipment"),  # both the dispatch
+    ("How do I return a laptop I opened?", "do I need to include the charger too?", "returns.condition"),  # refused
+    ("I want to return a gift card I was given", "why not?", "returns.non-returnable"),  # refused
+    ("I see two charges on my card", "how long until the extra one goes away", "payment.double-charge"),  # refused
+    ("退货要扣钱吗", "我是因为不喜欢才退的", "returns.shipping-fees"),  # the charge timing ("扣钱")
+    ("我已经在网上申请了退货", "要在多久之内寄出去？", "returns.process"),  # refused
+    ("我想在订单里加一个充电器", "那怎么办？", "orders.adding-items")])  # the electronics' warranty ("充电器")
+def test_stop_42_sweep_follow_ups(kb, previous, message, section_id):
+    """A statement that the order has shipped is the end of the previous question (`tells_it_shipped`), "why
+    not?" names nothing, and keyword phrases ("include the charger", "goes away", "退货要扣钱", "多久之内寄出")."""
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
+
+
 def test_a_defect_told_after_a_question_is_the_defect(kb):
     """"They don't work" after "Can I return opened headphones?" got the restocking fee, which is for electronics in
     working condition: the search of the two together found it, and it kept the message's defect from counting."""

@@ -209,6 +209,12 @@ def test_sweep_91_messages_outline_what_they_ask(kb, question, points):
     assert [h.section.id for h in _planner_points(kb, question)] == points
 
 
+def test_when_it_arrives_beside_when_it_ships_is_the_standard_shipping(kb):
+    """"几号能到" (which day will it arrive) got the tracking number (stop 42's sweep)."""
+    points = [h.section.id for h in _planner_points(kb, "我周五晚上下的单，什么时候发货，大概几号能到？")]
+    assert points == ["shipping.dispatch", "shipping.standard"]
+
+
 def test_when_the_card_is_charged_is_a_point_of_its_own(kb):
     """"When will I be charged" was no phrase of the charge timing: the outline had the price adjustment and the
     double charge (stop 41's weak spot)."""

@@ -428,6 +428,20 @@ def test_stop_41_weak_spots_are_answered_from_their_sections(kb, question, secti
     assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
 
 
+@pytest.mark.parametrize(("question", "section_id"), [
+    ("hi, i ordered a blender 20 min ago and put the wrong street number. can i still fix it?",
+     "orders.address-change"),  # the tracking number
+    ("我的package还没到，怎么查物流？", "shipping.tracking"),  # the lost parcels ("还没到")
+    ("泳衣试穿过，卫生贴撕了，可以退吗", "returns.non-returnable"),  # the return condition ("试穿过")
+    ("我下单时付的运费，退货的时候能退给我吗？", "refunds.shipping-charges"),  # the charge timing
+    ("請問訂單已經出貨了還可以取消嗎？", "orders.after-shipment"),  # the cancellation: "出货" (shipped) was no word
+    ("我想在订单里加个东西", "orders.adding-items")])  # refused
+def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
+    """Stop 42's sweeps of 181 messages: keyword phrases (a wrong street number, "查物流", "卫生贴", "付的运费",
+    "订单里加") and "出货" as a word of a shipped order."""
+    assert RuleRouter(kb).route(question).hits[0].section.id == section_id
+
+
 @pytest.mark.parametrize("question", ["今天几号？", "明天上海天气怎么样？", "给我讲个笑话吧。", "What time is it?",
                                       "Do you sell used cars?", "我心情坏了", "I'm late for work",
                                       "你们卖iPad吗？", "帮我写一个Python程序"])
