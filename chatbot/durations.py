@@ -7,11 +7,13 @@ from typing import NamedTuple
 
 _EN_COUNT = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few"
 _EN_UNITS = {"minute": "minute", "hour": "hour", "day": "day", "week": "week", "month": "month", "year": "year"}
+_ABBREVIATED_UNITS = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year"}
 # "3月" is March, not three months: a Chinese month needs its measure word, 个.
 _ZH_UNITS = {"分钟": "minute", "小时": "hour", "天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}
 _PATTERN = re.compile(
     rf"\b(?P<en_count>{_EN_COUNT})\s+(?P<en_unit>minute|hour|day|week|month|year)s?\b"
     r"|\b(?P<min_count>\d+)\s*mins?\b"  # "10 min", "30mins"; "a min order" is no time
+    r"|\b(?P<abbr_count>\d+)\s*(?P<abbr_unit>hrs?|wks?|mos?|yrs?)\b"  # chat: "2 yrs", "3wks"
     r"|(?P<zh_count>\d+|[一两二三四五六七八九十几半]+)\s*(?:个多?)?(?P<zh_unit>分钟|小时|天|周|星期|(?<=个)月|(?<=个多)月|年)"
     r"|(?P<last_year>去年|\blast year\b)", re.I | re.A)
 _ONE_OR_LESS = frozenset({"a", "an", "one", "1", "一", "半"})
@@ -36,6 +38,8 @@ def durations(text: str) -> list[Duration]:
             found.append(Duration("1", "year"))
         elif match["min_count"]:
             found.append(Duration(match["min_count"], "minute"))
+        elif match["abbr_unit"]:
+            found.append(Duration(match["abbr_count"], _ABBREVIATED_UNITS[match["abbr_unit"].lower().rstrip("s")]))
         elif match["en_unit"]:
             found.append(Duration(match["en_count"], _EN_UNITS[match["en_unit"].lower()]))
         else:

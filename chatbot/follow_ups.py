@@ -125,6 +125,16 @@ def tells_its_case(kb: KnowledgeBase, message: str, previous: str, lang: str) ->
 NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on another section names its own topic
 
 
+def names_another_topic(kb: KnowledgeBase, message: str, previous: str, lang: str) -> bool:
+    """Whether ``message`` names a topic of its own well (its best section scores `NEW_TOPIC_SHARE` times the
+    in-scope bar) in another category than ``previous``'s best section: "Actually, I just want to cancel the order
+    instead, I placed it 20 minutes ago" after "How do I return an item?" is no end of that question, though it
+    tells how long ago."""
+    own, topic = kb.search(message, lang=lang, k=1), kb.search(previous, lang=lang, k=1)
+    return (bool(own) and own[0].score >= NEW_TOPIC_SHARE * in_scope_bar(message, lang)
+            and (not topic or own[0].section.category != topic[0].section.category))
+
+
 def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: str,
                    k: int) -> list[ScoredSection] | None:
     """The top ``k`` sections of ``previous`` and ``message`` together, when ``message`` reads as a follow-up of

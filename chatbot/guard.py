@@ -64,7 +64,7 @@ _ESCALATION_RULES = {
         r"socket|appliance|device|tv|kettle|toaster|heater|microwave|blender|vacuum|speaker|laptop|fan|dryer|washer|"
         r"switch)\b",  # "I was shocked by the price" is no hazard
         r"\bcut\s+(my|his|her|their|our)\s+(hand|finger|foot|feet|leg|arm|face|head)s?\b",
-        r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t)\b|\bhospital\b",
+        r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t|ing)?\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
         r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|割伤|割破|夹伤|(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
@@ -167,6 +167,12 @@ _REFUSAL_RULES = {
         r"\b(another|other|different)\s+(customer|user|buyer|shopper|person)(s|'s|s')?\s+"
         r"(order|account|address|e-?mail|phone|data|info\w*|details|purchase|card|name|history)",
         r"\b(of|about)\s+(another|other|all|your)\s+(customers?|users?|buyers?|shoppers?)\b",
+        # Another person's contact details asked for, a relative's too ("My sister ordered something. Can you tell me
+        # what address she used?"); "my son's order hasn't arrived" asks about an order, not for details.
+        r"\b(what|which)\s+(address|e-?mail|phone(\s+number)?|card|password)\s+(did\s+)?(she|he|they)\s+"
+        r"(use|used|gave|give|entered|enter|put)\b|"
+        r"\b(tell|give|show|find|look\s+up|send)\b[^.?!]{0,30}\b(sister|brother|friend|mom|mother|dad|father|husband|"
+        r"wife|son|daughter|ex|cousin|aunt|uncle)'?s\s+(address|e-?mail|phone|password|card)\b",
         # "I got someone else's order" is a wrong delivery, not a request for their data.
         r"(?<!got )(?<!received )(?<!receive )(?<!sent me )(?<!delivered )(?<!was sent )"
         r"\b(someone|somebody|anyone|anybody)\s+else'?s\b|\b(other|all)\s+customers\s+who\b",

@@ -54,7 +54,8 @@ _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
     r"\b(not|stopped) (working|charging)\b|\bdied\b|\bflicker|\bbuzz|\bbusted\b|\bno sound\b|\bdead pixels?\b|\bwobbl|"
-    r"\bpeeling\b|\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|\bkeeps (crashing|freezing)\b|"
+    r"\bpeeling\b|\bsnapped\b|\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|"
+    r"\bkeeps (crashing|freezing)\b|"
     r"\bbattery drains\b|\bcollapsed\b|\bleak(s|ing)\b|\brust(ed|ing)\b|\bcame loose\b|"
     r"\bmak(es|ing) (a |an )?(\w+ )?(noise|sound)s?\b|\b(grinding|rattling|clicking|humming) (noise|sound)|\bnoisy\b|"
     r"\b(doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
@@ -76,7 +77,7 @@ _DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barr
                         r"came\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了|收到货", re.I)
 # An order that has shipped ("It already shipped", "已经发货了"); "hasn't shipped" and "还没发货" have not.
 _SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?(shipped|dispatched)\b|已经发货|已发货|发货了|发出了|已经出货|"
-                      r"已出货|出货了", re.I)
+                      r"已出货|出货了|发出去了|寄出去了|已经寄出", re.I)
 
 
 def says_it_shipped(text: str) -> bool:
@@ -91,7 +92,8 @@ _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b
 _RETURN_SENT = re.compile(r"\b(i|we)( have|'ve)? (already )?(returned|sent (\w+ )?back|mailed (\w+ )?(return|back)|"
                           r"shipped (\w+ )?(return )?back|dropped off (\w+ )?return)|"
                           r"退货了|退回去|退回了|寄回去|寄回了|寄回给你们", re.I | re.A)
-_NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|\bstill (nothing|no|waiting|haven'?t)\b|"
+_NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
+                            r"\bstill (nothing|no|waiting|haven'?t|don'?t|do not)\b|"
                             r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|"
                             r"还没(消息|动静|退款|收到钱|到账|收到退款|退)|没(消息|动静|到账)", re.I | re.A)
 REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")

@@ -26,8 +26,10 @@ _ASKING_WORDS = re.compile(
     r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|几|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
 _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
-    r"what now|what happened|why( not)?|how come|help( me)?|any ideas)\W*$|"
-    r"^\W*(那|那么|请问)?(我)?(该)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事|为什么不行|为啥不行|为什么不能)(呢|啊|呀)?\W*$", re.I)
+    r"what now|what happened|why( not)?|how come|help( me)?|any ideas|what do i (need|have) to do( next| now)?|"
+    r"what('s| is) next|what are the (next )?steps)\W*$|"
+    r"^\W*(那|那么|请问)?(我)?(该)?(具体)?(要)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事|"
+    r"为什么不行|为啥不行|为什么不能|怎么操作|怎么做)(呢|啊|呀)?\W*$", re.I)
 # "or" before a second action asks a second question ("Can I add an item to my order or change the delivery address?"
 # was answered about the address alone, 2026-12-03); "or" between two things asks one ("PayPal or Klarna?").
 _OR_AN_ACTION = (r"\bor\s+(?=(?:add|change|cancel|return|exchange|update|track|delete|reset|use|get)\b)"

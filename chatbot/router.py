@@ -13,8 +13,8 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              lead_with, named_categories)
-from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, ships_abroad, tells_a_duration, tells_a_place,
-                                tells_an_amount, tells_it_shipped, tells_its_case)
+from chatbot.follow_ups import (ABROAD_SECTION, NEW_TOPIC_SHARE, follow_up_hits, names_another_topic, ships_abroad,
+                                tells_a_duration, tells_a_place, tells_an_amount, tells_it_shipped, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
@@ -37,8 +37,10 @@ SMALL_TALK = {
         rf"^\s*{_THANKS}(\W+{_THANKS})*\W*$|"
         r"^\s*(好的|好|明白了|知道了|懂了)?\W*(谢谢(你|您)?|多谢|感谢|好的|我?明白了|我?知道了|我?懂了|(你们|你)(真|很|太)?(棒|好)了?|"
         r"(服务|你们的店)(真|很|太)?(棒|好)了?)\W*$", re.I),
-    "goodbye": re.compile(r"^\s*(bye|goodbye|bye bye|see you|see ya|that'?s (all|it)|that is (all|it)|i'?m done|"
-                          r"nothing else|no more questions)\W*$|^\s*(再见|拜拜|没有了|没事了)\W*$", re.I),
+    "goodbye": re.compile(  # "ok bye", "明白了，拜拜" too
+        r"^\s*((ok(ay)?|alright|thanks?|thank you|cool|great|got it)\W+)?(bye|goodbye|bye bye|see you|see ya|"
+        r"that'?s (all|it)|that is (all|it)|i'?m done|nothing else|no more questions)\W*$|"
+        r"^\s*((好的|好|明白了|知道了|懂了|谢谢|行)\W*)?(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(
         r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
         r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"
@@ -123,7 +125,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
                                      in_scope_bar(previous, lang))
             categories = {h.section.category for h in request[:1]} | set(named_categories(previous))
             phrased = {i for i in phrased if kb.get(i, lang).category in categories}
-            if request and not phrased and hits and hits[0].section.category not in categories:
+            own = kb.search(message, lang=lang, k=1)  # "Also, totally separate, I forgot my password" names its own
+            names_its_own = bool(own) and own[0].score >= NEW_TOPIC_SHARE * in_scope_bar(message, lang)
+            if request and not phrased and hits and hits[0].section.category not in categories and not names_its_own:
                 hits = lead_with(request[0].section, max(h.score for h in hits), hits)
         elif not phrased:  # the story's phrases, for a top-two hit near the best
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
@@ -168,10 +172,11 @@ class RuleRouter:
         follow-up of the customer's ``previous`` message (`follow_up_hits`), by the two together; a short
         statement of how long ago or how old, of where the customer is, of an amount, or that the order has shipped,
         is read as the end of
-        ``previous`` ("It's 3 weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to
+        ``previous``, unless it names a topic of its own in another category (`names_another_topic`) ("It's 3 weeks
+        old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to
         Canada?", "订单80美元" after "可以用Klarna吗？")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
-        if previous and not _small_talk(question) and (
+        if previous and not _small_talk(question) and not names_another_topic(self.kb, question, previous, lang) and (
                 tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)
                 or tells_it_shipped(question) or tells_its_case(self.kb, question, previous, lang)):
             question, query, previous = f"{previous.rstrip()} {question}", None, None

@@ -51,7 +51,7 @@ def detect_lang(text: str) -> str:
 # Words whose Snowball stem would merge them with an unrelated word: "customs" (duties) with "customer", so "Who
 # pays customs?" ranked the payment methods first; "customer" with "custom" (made to order), so an agent's
 # "Customer wants to return a mattress after 40 days" found the non-returnable custom items.
-_STEM_EXCEPTIONS = {"customs": "customs", "customer": "customer", "customers": "customer"}
+_STEM_EXCEPTIONS = {"customs": "customs", "customer": "customer", "customers": "customer", "packaging": "packaging"}
 
 
 def _stem(word: str) -> str:

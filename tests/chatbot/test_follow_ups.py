@@ -188,12 +188,35 @@ def test_a_statement_of_the_case_ends_the_previous_question(kb, previous, messag
     ("I see two charges on my card", "how long until the extra one goes away", "payment.double-charge"),  # refused
     ("退货要扣钱吗", "我是因为不喜欢才退的", "returns.shipping-fees"),  # the charge timing ("扣钱")
     ("我已经在网上申请了退货", "要在多久之内寄出去？", "returns.process"),  # refused
-    ("我想在订单里加一个充电器", "那怎么办？", "orders.adding-items")])  # the electronics' warranty ("充电器")
+    ("我想在订单里加一个充电器", "那怎么办？", "orders.adding-items"),  # the electronics' warranty ("充电器")
+    # Stop 42's second sweeps: a topic changed ("Also, totally separate, …") or corrected ("Actually, …") is its own;
+    # questions that name nothing; phrases.
+    ("Where is my refund?", "Also, totally separate, I forgot my password.", "account.password-reset"),
+    ("How do I return an item I bought today?", "Actually, I just want to cancel the order instead, I placed it 20 "
+     "minutes ago.", "orders.cancellation"),  # the return process: "20 minutes ago" joined it to the question
+    ("I want to change the email on my account.", "What do I need to do?", "account.email-change"),  # refused
+    ("我想退货。", "具体怎么操作？", "returns.process"),  # refused
+    ("My order shipped yesterday.", "How can I see where it is?", "shipping.tracking"),  # refused
+    ("Can I send back a lamp I just don't like?", "Do I have to pay for the label?", "returns.shipping-fees"),
+    ("How do I return something?", "What if I already cut the tags off?", "returns.condition"),  # the process
+    ("My new speaker buzzes, it came 10 days ago.", "Should I do a warranty claim or a return?",
+     "warranty.early-defects"),  # the claim
+    ("我的退货仓库已经收到了。", "refund 多久能到？", "refunds.timing"),  # standard shipping ("多久能到")
+    ("退款显示已经发出了。", "为什么我银行卡还没到账？", "refunds.bank-processing"),  # the lost parcels ("还没到")
+    ("商品寄错了，我要退。", "原来的运费能退吗？", "refunds.shipping-charges"),  # the return fees
+    ("订单已经发出去了。", "我不想要了怎么办？", "orders.after-shipment")])  # the cancellation  # the electronics' warranty ("充电器")
 def test_stop_42_sweep_follow_ups(kb, previous, message, section_id):
     """A statement that the order has shipped is the end of the previous question (`tells_it_shipped`), "why
     not?" names nothing, and keyword phrases ("include the charger", "goes away", "退货要扣钱", "多久之内寄出")."""
     route = RuleRouter(kb).route(message, previous=previous)
     assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
+
+
+@pytest.mark.parametrize(("previous", "message", "reason"), [
+    ("How long does a refund take?", "ok bye", "goodbye"), ("运费怎么算？", "明白了，拜拜", "goodbye")])  # both refused
+def test_a_goodbye_after_ok_is_a_goodbye(kb, previous, message, reason):
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert (route.mode, route.reason) == ("direct", reason)
 
 
 def test_a_defect_told_after_a_question_is_the_defect(kb):

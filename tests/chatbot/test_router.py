@@ -435,7 +435,13 @@ def test_stop_41_weak_spots_are_answered_from_their_sections(kb, question, secti
     ("泳衣试穿过，卫生贴撕了，可以退吗", "returns.non-returnable"),  # the return condition ("试穿过")
     ("我下单时付的运费，退货的时候能退给我吗？", "refunds.shipping-charges"),  # the charge timing
     ("請問訂單已經出貨了還可以取消嗎？", "orders.after-shipment"),  # the cancellation: "出货" (shipped) was no word
-    ("我想在订单里加个东西", "orders.adding-items")])  # refused
+    ("我想在订单里加个东西", "orders.adding-items"),  # refused
+    ("我的refund什么时候能到账？", "refunds.timing"),  # standard shipping ("什么时候能到")
+    ("账号被lock了怎么办", "account.lockout"),  # refused: "lock" was no word of the English sections, only "locked"
+    ("wheres my packge been 2 weeks", "shipping.tracking"),  # the return condition ("packaging")
+    ("u guys take amex", "payment.methods"),  # refused
+    ("got the wrong colour shoes need exchange", "returns.exchanges"),  # the free return of a wrong item
+    ("dropped my phone screen cracked warranty?", "warranty.coverage")])  # the early defects: it was dropped
 def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     """Stop 42's sweeps of 181 messages: keyword phrases (a wrong street number, "查物流", "卫生贴", "付的运费",
     "订单里加") and "出货" as a word of a shipped order."""

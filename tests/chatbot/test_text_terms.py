@@ -18,6 +18,7 @@ def test_customer_custom_and_customs_are_three_words():
     methods, and an agent's "Customer wants to return a mattress after 40 days" the non-returnable custom items."""
     assert len({tokenize(word)[0] for word in ("customer", "custom", "customs")}) == 3
     assert tokenize("customers") == tokenize("customer")
+    assert tokenize("package") != tokenize("packaging")  # "wheres my packge" found the original packaging (stop 42)
 
 
 def test_tokenize():
