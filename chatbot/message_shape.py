@@ -50,7 +50,7 @@ _COURTESY = re.compile(
     r"one more (thing|question)|sorry to bother you|sorry|excuse me|thanks?( you)?( so much| a lot| very much)?|"
     r"i hope (you('re| are)( doing)? well|this (message |email |e-mail )?finds you well|you can help)|"
     r"ok(ay)?|great|um+|uh+|well|so|hope you can help|and|also|but|i (love|like) (your|this) (store|shop|site|website)|"
-    r"你好|您好|嗨|在吗|在不在|有人吗|有人在吗|请问|麻烦了?|打扰一下|打扰了|不好意思|谢谢(你|您)?|还有一个问题|还有)"
+    r"(客服)?(你好|您好|在吗|在不在)|嗨|亲(?![自手人戚密])|有人吗|有人在吗|请问|麻烦了?|打扰一下|打扰了|不好意思|谢谢(你|您)?|还有一个问题|还有)"
     r"(?![a-z0-9'])( there)?[\s\W_]*", re.I)
 
 # Courtesy that closes a message of two sentences or more ("... Thank you so much for your time.", "Best regards,
@@ -91,9 +91,23 @@ def plain_message(message: str) -> str:
     return strip_courtesy(_SHOP.sub("", _CONTACT_DETAILS.sub("", mask_pii(message))).strip(" ,，;；"))
 
 
+# Chinese chat parts its clauses with spaces ("退货的话运费谁出 多久能退款"): a space between Chinese characters ends one.
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
+
+
 def clauses(message: str) -> list[str]:
-    """The clauses of ``message``, split at commas, semicolons and sentence ends ("$5.99" and "8:00" end none)."""
-    return _CLAUSE.findall(message)
+    """The clauses of ``message``, split at commas, semicolons, sentence ends ("$5.99" and "8:00" end none) and
+    spaces between Chinese characters."""
+    return [part for clause in _CLAUSE.findall(message) for part in _split_after(_CJK_SPACE, clause)]
+
+
+def _split_after(pattern: re.Pattern, text: str) -> list[str]:
+    """``text`` split after each match of ``pattern``, the match kept: "".join(parts) == text."""
+    parts, start = [], 0
+    for match in pattern.finditer(text):
+        parts.append(text[start:match.end()])
+        start = match.end()
+    return parts + [text[start:]] if start < len(text) else parts
 
 
 # "When I opened the box, …": a clause of time, which asks nothing without a question mark ("When will I be charged,"
@@ -137,8 +151,8 @@ def shape_mode(question: str) -> str:
     # "我的订单到了，但少了一件。"): a message splits at them only where two of its clauses ask.
     # A question that names nothing ("怎么办？", "What should I do?") asks about what the message tells, and
     # so about each told clause ("账户被锁了，密码也重置不了，怎么办？").
-    if not _QUESTION_MARKS.search(question):
-        return "direct"
+    if not _QUESTION_MARKS.search(question):  # Chinese chat asks without question marks: "运费谁出 多久能退款"
+        return "sot" if len(asking_clauses(question)) >= 2 and _CJK_SPACE.search(question) else "direct"
     asking = asking_clauses(question)
     if asking and all(is_open_question(c) for c in asking):
         asking = [c for c in clauses(question) if c not in asking and not GREETING.match(c)]  # the told

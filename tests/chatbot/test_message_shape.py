@@ -81,6 +81,17 @@ def test_asking_clauses_and_questions():
     assert questions_asked("可以用PayPal或Klarna吗？") == ["可以用PayPal或Klarna吗？"]
 
 
+def test_chinese_chat_parts_its_questions_with_spaces():
+    """Stop 42's sweep: "退货的话运费谁出 多久能退款" was one clause, asked without a question mark, so the refund
+    timing was dropped from its answer."""
+    assert clauses("退货的话运费谁出 多久能退款") == ["退货的话运费谁出 ", "多久能退款"]
+    assert clauses("我用Apple Pay 可以吗") == ["我用Apple Pay 可以吗"]  # a Latin word's space parts nothing
+    assert shape_mode("退货的话运费谁出 多久能退款") == "sot"
+    assert shape_mode("耳机进水了保修吗 能不能买延保") == "sot"
+    assert shape_mode("退货的话运费谁出，多久能退款") == "direct"  # commas join a story to its question ("好几次，要等多久")
+    assert shape_mode("地址写错了 能改吗") == "direct"  # one question
+
+
 def test_courtesy_that_opens_a_message_is_set_aside():
     assert strip_courtesy("Hi! Quick question: how long do returns take?") == "how long do returns take?"
     assert strip_courtesy("Thank you so much, and how long is the warranty on a TV?") == (
@@ -88,6 +99,8 @@ def test_courtesy_that_opens_a_message_is_set_aside():
     assert strip_courtesy("Hello?? Anyone there? I need to cancel my order!!!") == "I need to cancel my order!!!"
     assert strip_courtesy("在吗？我的订单到哪了？") == "我的订单到哪了？"
     assert strip_courtesy("谢谢！还有一个问题：支持PayPal吗？") == "支持PayPal吗？"
+    assert strip_courtesy("客服在吗 我的订单到哪了") == "我的订单到哪了"  # stop 42: "客服在吗" asked for the agents
+    assert strip_courtesy("亲 买的衣服能退吗") == "买的衣服能退吗"
     assert strip_courtesy("I love your store! Can I return a lamp?") == "Can I return a lamp?"  # the store credit
     # Nothing but courtesy stays whole (small talk answers it), and a word that merely starts alike stays.
     for whole in ("thanks", "Hi there!", "Okay", "还有吗", "Sofa returns?", "hippo", "welcome"):

@@ -209,6 +209,16 @@ def test_sweep_91_messages_outline_what_they_ask(kb, question, points):
     assert [h.section.id for h in _planner_points(kb, question)] == points
 
 
+@pytest.mark.parametrize("question, points", [
+    ("退货的话运费谁出 多久能退款", ["returns.shipping-fees", "refunds.timing"]),
+    ("下单能用apple pay吗 加急几天到", ["shipping.express", "payment.methods"]),
+    ("耳机进水了保修吗 能不能买延保", ["warranty.coverage", "warranty.protection-plan"]),
+    ("仓库已经签收我的退货了 多久退款 银行那边又要多久", ["refunds.timing", "refunds.bank-processing"])])
+def test_questions_parted_by_spaces_each_get_their_section(kb, question, points):
+    """Each was answered from its first question's section alone (stop 42's sweep of Chinese chat)."""
+    assert [h.section.id for h in _planner_points(kb, question)] == points
+
+
 def test_when_it_arrives_beside_when_it_ships_is_the_standard_shipping(kb):
     """"几号能到" (which day will it arrive) got the tracking number (stop 42's sweep)."""
     points = [h.section.id for h in _planner_points(kb, "我周五晚上下的单，什么时候发货，大概几号能到？")]
