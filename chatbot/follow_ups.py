@@ -123,16 +123,22 @@ def tells_its_case(kb: KnowledgeBase, message: str, previous: str, lang: str) ->
 
 
 NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on another section names its own topic
+OTHER_TOPIC_SHARE = 0.5  # ... where the previous message's category scores under this share of its best
 
 
 def names_another_topic(kb: KnowledgeBase, message: str, previous: str, lang: str) -> bool:
     """Whether ``message`` names a topic of its own well (its best section scores `NEW_TOPIC_SHARE` times the
-    in-scope bar) in another category than ``previous``'s best section: "Actually, I just want to cancel the order
-    instead, I placed it 20 minutes ago" after "How do I return an item?" is no end of that question, though it
-    tells how long ago."""
-    own, topic = kb.search(message, lang=lang, k=1), kb.search(previous, lang=lang, k=1)
-    return (bool(own) and own[0].score >= NEW_TOPIC_SHARE * in_scope_bar(message, lang)
-            and (not topic or own[0].section.category != topic[0].section.category))
+    in-scope bar) in another category than ``previous``'s best section, where it scores less than half as much:
+    "Actually, I just want to cancel the order instead, I placed it 20 minutes ago" after "How do I return an
+    item?" is no end of that question, though it tells how long ago; "下单半小时了 还没发货" after "我想取消订单"
+    is (the dispatch's "还没发货" finds it best, and the cancellation at 0.68 of it)."""
+    own, topic = kb.search(message, lang=lang, k=len(kb.sections(lang))), kb.search(previous, lang=lang, k=1)
+    if not own or own[0].score < NEW_TOPIC_SHARE * in_scope_bar(message, lang):
+        return False
+    if not topic:
+        return True
+    kept = max((h.score for h in own if h.section.category == topic[0].section.category), default=0.0)
+    return own[0].section.category != topic[0].section.category and kept < OTHER_TOPIC_SHARE * own[0].score
 
 
 def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: str,

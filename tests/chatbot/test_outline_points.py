@@ -219,6 +219,13 @@ def test_questions_parted_by_spaces_each_get_their_section(kb, question, points)
     assert [h.section.id for h in _planner_points(kb, question)] == points
 
 
+def test_when_the_money_comes_out_is_the_charge_timing(kb):
+    """It had the account lockout first ("account") and no charge timing (stop 42's sweep)."""
+    points = [h.section.id for h in _planner_points(
+        kb, "When exactly does the money come out of my account, when I order or when it ships?")]
+    assert points[0] == "payment.charge-timing"
+
+
 def test_when_it_arrives_beside_when_it_ships_is_the_standard_shipping(kb):
     """"几号能到" (which day will it arrive) got the tracking number (stop 42's sweep)."""
     points = [h.section.id for h in _planner_points(kb, "我周五晚上下的单，什么时候发货，大概几号能到？")]

@@ -441,7 +441,12 @@ def test_stop_41_weak_spots_are_answered_from_their_sections(kb, question, secti
     ("wheres my packge been 2 weeks", "shipping.tracking"),  # the return condition ("packaging")
     ("u guys take amex", "payment.methods"),  # refused
     ("got the wrong colour shoes need exchange", "returns.exchanges"),  # the free return of a wrong item
-    ("dropped my phone screen cracked warranty?", "warranty.coverage")])  # the early defects: it was dropped
+    ("dropped my phone screen cracked warranty?", "warranty.coverage"),  # the early defects: it was dropped
+    # Stop 42's third sweeps: British words and plain phrases.
+    ("Can I pay by cheque?", "payment.methods"), ("My basket comes to $38, how much is postage?", "shipping.standard"),
+    ("Can I return a personalised mug with my daughter's name printed on it?", "returns.non-returnable"),  # process
+    ("When I return something do I get back the $4.99 delivery I paid originally?", "refunds.shipping-charges"),
+    ("How much does it cost me to send something back if I simply changed my mind?", "returns.shipping-fees")])
 def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     """Stop 42's sweeps of 181 messages: keyword phrases (a wrong street number, "查物流", "卫生贴", "付的运费",
     "订单里加") and "出货" as a word of a shipped order."""
