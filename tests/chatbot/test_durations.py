@@ -17,7 +17,8 @@ from chatbot.durations import Duration, durations
     ("I placed it 10 minutes ago", [Duration("10", "minute")]), ("30min ago", [Duration("30", "minute")]),
     ("我10分钟前下的单", [Duration("10", "minute")]),
     # Chat's abbreviations (stop 42: "my chair leg snapped after 2 yrs" was outlined with the early defects).
-    ("after 2 yrs", [Duration("2", "year")]), ("3wks ago", [Duration("3", "week")]), ("2 mos", [Duration("2", "month")]),
+    ("after 2 yrs", [Duration("2", "year")]), ("3wks ago", [Duration("3", "week")]),
+    ("2 mos", [Duration("2", "month")]),
 ])
 def test_durations_reads_counts_and_units(text, expected):
     assert durations(text) == expected

@@ -205,7 +205,8 @@ def test_a_statement_of_the_case_ends_the_previous_question(kb, previous, messag
     ("退款显示已经发出了。", "为什么我银行卡还没到账？", "refunds.bank-processing"),  # the lost parcels ("还没到")
     ("商品寄错了，我要退。", "原来的运费能退吗？", "refunds.shipping-charges"),  # the return fees
     ("订单已经发出去了。", "我不想要了怎么办？", "orders.after-shipment"),  # the cancellation
-    ("东西寄回去了", "那钱啥时候退", "refunds.timing"), ("我的包裹咋还没到", "单号在哪看", "shipping.tracking")])  # the electronics' warranty ("充电器")
+    ("东西寄回去了", "那钱啥时候退", "refunds.timing"),  # the return process
+    ("我的包裹咋还没到", "单号在哪看", "shipping.tracking")])  # the lost parcels
 def test_stop_42_sweep_follow_ups(kb, previous, message, section_id):
     """A statement that the order has shipped is the end of the previous question (`tells_it_shipped`), "why
     not?" names nothing, and keyword phrases ("include the charger", "goes away", "退货要扣钱", "多久之内寄出")."""
