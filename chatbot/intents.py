@@ -98,7 +98,7 @@ _NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
                             r"还没(消息|动静|退款|收到钱|到账|收到退款|退)|没(消息|动静|到账)", re.I | re.A)
 REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
-_RETURN = re.compile(r"\breturn|\bsend (it|them|this|that) back\b|退(?![订出休])", re.I | re.A)
+_RETURN = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?![订出休])", re.I | re.A)
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
     ("return", _RETURN, RETURN_WINDOW_SECTION),
@@ -165,6 +165,14 @@ def _past_the_return_window(text: str) -> bool:
     return any(d.unit == "year" or (d.unit == "month" and not d.at_most_one) for d in durations(text))
 
 
+def _past_thirty_days(text: str) -> bool:
+    """Whether ``text`` names a time past the 30-day return window: over 30 days, 5 weeks or more, or 2 months
+    or more ("If I send the trainers back after 31 days…")."""
+    return _past_the_return_window(text) or any(
+        d.count.isdigit() and ((d.unit == "day" and int(d.count) > 30) or (d.unit == "week" and int(d.count) >= 5))
+        for d in durations(text))
+
+
 def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
                      bar: float) -> tuple[str | None, list]:
     if categories := overview_categories(text):
@@ -216,7 +224,11 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     hits, intent = _intent_first(kb, text, lang, hits, bar)
     if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
         lead = [ScoredSection(kb.get(i, lang), INTENT_LEAD * max(hits[0].score, bar)) for i in REFUND_SECTIONS]
-        hits, intent = lead + [h for h in hits if h.section.id not in REFUND_SECTIONS], "refund"
+        rest = [h for h in hits if h.section.id not in REFUND_SECTIONS and h.section.category in ("refunds", "returns")]
+        hits, intent = lead + rest, "refund"  # other categories' words ("two weeks" found the two-factor) left out
+    if (intent is None and hits and hits[0].section.category == "returns" and hits[0].section.id != RETURN_WINDOW_SECTION
+            and _RETURN.search(text) and _past_thirty_days(text)):  # "…send the trainers back after 31 days…"
+        hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         # "我想退货，已经过了一个月了"
         hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"

@@ -296,11 +296,21 @@ def test_when_the_refund_comes_beside_a_defect_is_the_refund_timing(kb):
     "I mailed the return last week and haven't heard back",  # four return sections
     "I shipped my return back 2 weeks ago. Any update?",  # the return process
     "我两周前就退货了，到现在还没消息",  # the bank's time alone
-    "退回去的东西已经两个星期了，还没退款"])  # the refund method
+    "退回去的东西已经两个星期了，还没退款",  # the refund method
+    "I sent it back two weeks ago and still nothing"])  # the two-factor ("two") and the lost parcels
 def test_a_return_sent_with_no_word_since_is_the_refund_timing(kb, question):
-    """A return the customer has sent, and no refund or word since: when the refund is issued, then the bank's time."""
+    """A return the customer has sent, and no refund or word since: when the refund is issued, then the bank's time,
+    and no other category's section (the two-factor authentication padded the outline, by "two weeks")."""
     route = RuleRouter(kb).route(question)
     assert [h.section.id for h in route.hits[:2]] == ["refunds.timing", "refunds.bank-processing"]
+    assert {h.section.category for h in route.hits} <= {"refunds", "returns"}
+
+
+@pytest.mark.parametrize("question", ["If I send the trainers back after 31 days will you still take them?",
+                                      "Can I send my jacket back after 6 weeks?"])
+def test_a_return_past_thirty_days_is_the_return_window(kb, question):
+    """"…after 31 days" got the return process: a return asked past the 30-day window asks about the window."""
+    assert RuleRouter(kb).route(question).hits[0].section.id == "returns.time-limit"
 
 
 def test_a_product_that_arrived_broken_in_english_gets_the_damaged_parcels_too(kb):
