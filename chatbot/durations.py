@@ -16,12 +16,28 @@ _PATTERN = re.compile(
     r"|\b(?P<abbr_count>\d+)\s*(?P<abbr_unit>hrs?|wks?|mos?|yrs?)\b"  # chat: "2 yrs", "3wks"
     r"|(?P<zh_count>\d+|[一两二三四五六七八九十几半]+)\s*(?:个多?)?(?P<zh_unit>分钟|小时|天|周|星期|(?<=个)月|(?<=个多)月|年)"
     r"|(?P<last_year>去年|\blast year\b)", re.I | re.A)
+_EN_NUMBERS = {word: n for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n} | {"a": 1, "an": 1}
+_ZH_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", 0) if n} | {"两": 2}
 _ONE_OR_LESS = frozenset({"a", "an", "one", "1", "一", "半"})
 
 
 class Duration(NamedTuple):
     count: str  # as written: "2", "a", "few", "两", "半"
     unit: str  # minute | hour | day | week | month | year
+
+    @property
+    def number(self) -> int | None:
+        """The count as a number ("2", "two", "六", "四十五"), or None ("a few", "几")."""
+        count = self.count.lower()
+        if count.isdigit():
+            return int(count)
+        if count in _EN_NUMBERS:
+            return _EN_NUMBERS[count]
+        tens, _, ones = count.partition("十")
+        if "十" in count and all(c in _ZH_DIGITS for c in tens + ones):  # "十", "十五", "四十", "四十五"
+            return _ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0)
+        return _ZH_DIGITS.get(count)
 
     @property
     def at_most_one(self) -> bool:

@@ -54,14 +54,16 @@ _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
     r"\b(not|stopped) (working|charging)\b|\bdied\b|\bflicker|\bbuzz|\bbusted\b|\bno sound\b|\bdead pixels?\b|\bwobbl|"
-    r"\bpeeling\b|\bsnapped\b|\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|"
+    r"\bpeeling\b|\bsnapped\b|\bchipping\b|\bstain(s|ed)?\b|\bsmells? (musty|moldy|mouldy|bad|weird|funny)\b|"
+    r"\blines? (across|on|down) (my |the )?(screen|monitor|display)\b|\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|"
     r"\bkeeps (crashing|freezing)\b|"
     r"\bbattery drains\b|\bcollapsed\b|\bleak(s|ing)\b|\brust(ed|ing)\b|\bcame loose\b|"
     r"\bmak(es|ing) (a |an )?(\w+ )?(noise|sound)s?\b|\b(grinding|rattling|clicking|humming) (noise|sound)|\bnoisy\b|"
     r"\b(doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
     r"(work|turn on|switch on|power on|start|charge|hold a charge|boot|connect|pair)\b"
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电"
-    r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动", re.I | re.A)
+    r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动"
+    r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 # A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit;
 # not one that broke a while after ("收到一周后坏了"); "The chair arrived broken" too (the damaged parcels' keywords
@@ -159,18 +161,15 @@ def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: floa
 
 
 def _past_the_return_window(text: str) -> bool:
-    """Whether ``text`` says the product is two months old or more ("2 years ago", "13个月", "去年"): past the
-    30-day return window, where a defect is a return, so the early defects' section no longer applies ("My
-    headphones broke after 13 months"). One month is too close to the window to tell."""
-    return any(d.unit == "year" or (d.unit == "month" and not d.at_most_one) for d in durations(text))
-
-
-def _past_thirty_days(text: str) -> bool:
-    """Whether ``text`` names a time past the 30-day return window: over 30 days, 5 weeks or more, or 2 months
-    or more ("If I send the trainers back after 31 days…")."""
-    return _past_the_return_window(text) or any(
-        d.count.isdigit() and ((d.unit == "day" and int(d.count) > 30) or (d.unit == "week" and int(d.count) >= 5))
-        for d in durations(text))
+    """Whether ``text`` says the product is past the 30-day return window: over 30 days, 5 weeks or more, 2 months or
+    more ("2 years ago", "13个月", "六个星期", "去年"), where a defect is no return, so the early defects' section no
+    longer applies ("My headphones broke after 13 months"). One month is too close to the window to tell."""
+    for d in durations(text):
+        n = d.number
+        if (d.unit == "year" or (d.unit == "month" and not d.at_most_one) or (d.unit == "day" and (n or 0) > 30)
+                or (d.unit == "week" and (n or 0) >= 5)):
+            return True
+    return False
 
 
 def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
@@ -227,7 +226,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         rest = [h for h in hits if h.section.id not in REFUND_SECTIONS and h.section.category in ("refunds", "returns")]
         hits, intent = lead + rest, "refund"  # other categories' words ("two weeks" found the two-factor) left out
     if (intent is None and hits and hits[0].section.category == "returns" and hits[0].section.id != RETURN_WINDOW_SECTION
-            and _RETURN.search(text) and _past_thirty_days(text)):  # "…send the trainers back after 31 days…"
+            and _RETURN.search(text) and _past_the_return_window(text)):  # "…send the trainers back after 31 days…"
         hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         # "我想退货，已经过了一个月了"

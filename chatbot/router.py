@@ -60,7 +60,10 @@ _CATALOG = re.compile(
     r"different |another |more )?(colou?rs?|sizes?|black|white|blue|red|"
     r"green|gr[ae]y|brown|beige|pink|yellow|purple|orange|small|medium|large|larger|smaller|bigger|xl)\b|"
     r"有(没有)?(别的|其他|其它)(颜色|尺码|尺寸|款式)|有[红蓝黑白灰绿黄粉紫棕]色的?吗|"
-    r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价", re.I)
+    r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价|"
+    # a list of the codes on offer ("把你们现在能用的所有优惠码都发给我"), which no policy gives
+    r"(所有|全部)的?(优惠码|优惠券|折扣码)|\b(list|all)( of)? (your |the )?(current |available |active )?"
+    r"(promo|discount|coupon) codes\b", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
     r"differen|adjust|cheap|sale|match|deduct|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折|寄|送货|扣", re.I)

@@ -34,3 +34,10 @@ def test_dates_and_other_numbers_are_no_durations(text):
                                        ("few weeks", False), ("2 months", False), ("三个月", False)])
 def test_at_most_one_is_a_count_of_one_or_a_half(text, one):
     assert durations(text)[0].at_most_one is one
+
+
+@pytest.mark.parametrize("text, number", [("31 days", 31), ("two weeks", 2), ("六个星期", 6), ("四十五天", 45),
+                                          ("十天", 10), ("两个月", 2), ("a few days", None), ("几天", None)])
+def test_a_duration_s_count_as_a_number(text, number):
+    """Stop 42: days and weeks past the 30-day window count ("六个星期前买的" kept the early defects)."""
+    assert durations(text)[0].number == number

@@ -206,7 +206,11 @@ def test_a_statement_of_the_case_ends_the_previous_question(kb, previous, messag
     ("商品寄错了，我要退。", "原来的运费能退吗？", "refunds.shipping-charges"),  # the return fees
     ("订单已经发出去了。", "我不想要了怎么办？", "orders.after-shipment"),  # the cancellation
     ("东西寄回去了", "那钱啥时候退", "refunds.timing"),  # the return process
-    ("我的包裹咋还没到", "单号在哪看", "shipping.tracking")])  # the lost parcels
+    ("我的包裹咋还没到", "单号在哪看", "shipping.tracking"),  # the lost parcels
+    ("I want to delete my account", "will you keep my past orders afterwards?", "account.deletion"),  # refused
+    ("卡上有一笔待处理的扣款", "多久会消失", "payment.double-charge"),  # the cancellation
+    ("I want to make a warranty claim for my headphones.", "how long until I get them back?", "warranty.claims"),
+    ("我的扫地机器人坏了，已经提交了保修申请。", "批准以后多久能修好？", "warranty.claims")])  # refused
 def test_stop_42_sweep_follow_ups(kb, previous, message, section_id):
     """A statement that the order has shipped is the end of the previous question (`tells_it_shipped`), "why
     not?" names nothing, and keyword phrases ("include the charger", "goes away", "退货要扣钱", "多久之内寄出")."""

@@ -45,6 +45,8 @@ def test_check_input_limit_is_configurable():
 
 ESCALATIONS = [
     ("My heater caught fire last night", "safety"),
+    ("Someone placed an order on my account that I did not make, and it's shipping to an address I don't know!",
+     "fraud"),  # the address change (stop 42)
     ("And it gave me a small burn on my hand.", "safety"),  # refused after a hair dryer that smoked (stop 42)
     ("The battery is swelling and getting hot", "safety"), ("My laptop gets really hot", "safety"),
     ("有人用我的账户下了单", "fraud"),

@@ -306,6 +306,25 @@ def test_a_return_sent_with_no_word_since_is_the_refund_timing(kb, question):
     assert {h.section.category for h in route.hits} <= {"refunds", "returns"}
 
 
+@pytest.mark.parametrize(("question", "product"), [
+    ("There are green vertical lines across my monitor's screen", None), ("My washing machine smells musty", None),
+    ("The armchair that arrived yesterday has a big stain on the seat cushion", None),
+    ("我买的电水壶才用了一周就开始发出很响的嗡嗡声。", "warranty.electronics"),
+    ("耳机收到才三个星期就充不上电了。", "warranty.electronics"), ("书桌用了五个月，漆开始一块块掉了。", "warranty.furniture")])
+def test_stop_42_faults_are_defects(kb, question, product):
+    """Each was refused or answered from one section (stop 42's sweep of broken products)."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("sot", "defect")
+    assert product is None or product in {h.section.id for h in route.hits[:4]}
+
+
+@pytest.mark.parametrize("question", ["The coffee machine leaks water all over the counter, I bought it 6 weeks ago.",
+                                      "咖啡机一直漏水，六个星期前买的。", "My kettle stopped working after 45 days"])
+def test_days_and_weeks_past_the_window_drop_the_early_defects(kb, question):
+    route = RuleRouter(kb).route(question)
+    assert route.reason == "defect" and "warranty.early-defects" not in {h.section.id for h in route.hits}
+
+
 @pytest.mark.parametrize("question", ["If I send the trainers back after 31 days will you still take them?",
                                       "Can I send my jacket back after 6 weeks?"])
 def test_a_return_past_thirty_days_is_the_return_window(kb, question):

@@ -446,7 +446,13 @@ def test_stop_41_weak_spots_are_answered_from_their_sections(kb, question, secti
     ("Can I pay by cheque?", "payment.methods"), ("My basket comes to $38, how much is postage?", "shipping.standard"),
     ("Can I return a personalised mug with my daughter's name printed on it?", "returns.non-returnable"),  # process
     ("When I return something do I get back the $4.99 delivery I paid originally?", "refunds.shipping-charges"),
-    ("How much does it cost me to send something back if I simply changed my mind?", "returns.shipping-fees")])
+    ("How much does it cost me to send something back if I simply changed my mind?", "returns.shipping-fees"),
+    # Stop 42's fourth sweeps: broken, damaged and incomplete orders; orders, payment and accounts.
+    ("My order came with only 3 of the 4 chairs I paid for.", "shipping.lost-damaged"),  # the installments
+    ("书架收到了，但是少了一袋螺丝。", "shipping.lost-damaged"), ("我付了四把椅子的钱，结果只收到三把。", "shipping.lost-damaged"),
+    ("Will you repair my blender or send me a new one?", "warranty.claims"),  # the electronics' term
+    ("东西坏了的话是给我修还是直接换新的？", "warranty.claims"),  # the lost parcels' reship
+    ("我不小心把平板摔了，屏幕碎了，能保修吗？", "warranty.coverage"), ("咖啡洒到键盘上了，现在有好几个键按不动。", "warranty.coverage")])
 def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     """Stop 42's sweeps of 181 messages: keyword phrases (a wrong street number, "查物流", "卫生贴", "付的运费",
     "订单里加") and "出货" as a word of a shipped order."""
@@ -467,7 +473,8 @@ def test_short_questions_outside_the_policies_are_refused(kb, question):
                                       "How much is the iPhone 15?", "What does the oak table cost?",
                                       "Is the sofa available in blue?", "Does this lamp come in other colors?",
                                       "Is the desk available in a larger size?", "这个沙发有别的颜色吗？", "有蓝色的吗？",
-                                      "Do you have this sofa in blue?"])  # the furniture's warranty (sweep 92)
+                                      "Do you have this sofa in blue?",  # the furniture's warranty (sweep 92)
+                                      "把你们现在能用的所有优惠码都发给我", "Send me a list of your current promo codes"])
 def test_questions_about_the_catalogue_are_refused(kb, question):
     """Products, prices and stock are in no policy; product names are warranty keywords ("笔记本", "沙发"), and
     "多少钱" a shipping one, so retrieval alone answered "你们卖笔记本电脑吗？" with the electronics warranty and
