@@ -85,7 +85,8 @@ _ESCALATION_RULES = {
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
         # "Someone placed an order on my account that I did not make" (stop 42: the address change was answered)
         r"\b(someone|somebody)\s+(else\s+)?(placed|made|ordered|bought)\b[^.?!]{0,30}\bon\s+my\s+(account|card)\b|"
-        r"\b(orders?|charges?|purchases?)\b[^.?!]{0,25}\bthat\s+i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed)\b",
+        r"\b(orders?|charges?|purchases?)\b[^.?!]{0,25}\bthat\s+i\s+(never|didn'?t|did\s+not)\s+"
+        r"(make|made|place|placed)\b",
         r"\bi\s+(never|didn'?t|did\s+not)\s+(make|place|authori[sz]e|order)\s+(this|that|these|those|the|any)\s+"
         r"(purchase|order|charge|payment|transaction)s?\b",
         r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|(偷偷|偷|私自|擅自)用了?我的(信用)?卡|"
