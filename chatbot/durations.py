@@ -5,7 +5,9 @@ intent."""
 import re
 from typing import NamedTuple
 
-_EN_COUNT = r"\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few"
+_EN_NUMBERS = {word: n for n, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n} | {"a": 1, "an": 1}
+_EN_COUNT = "|".join([r"\d+", *_EN_NUMBERS, "several", "few"])
 _EN_UNITS = {"minute": "minute", "hour": "hour", "day": "day", "week": "week", "month": "month", "year": "year"}
 _ABBREVIATED_UNITS = {"hr": "hour", "wk": "week", "mo": "month", "yr": "year"}
 # "3月" is March, not three months: a Chinese month needs its measure word, 个.
@@ -16,8 +18,6 @@ _PATTERN = re.compile(
     r"|\b(?P<abbr_count>\d+)\s*(?P<abbr_unit>hrs?|wks?|mos?|yrs?)\b"  # chat: "2 yrs", "3wks"
     r"|(?P<zh_count>\d+|[一两二三四五六七八九十几半]+)\s*(?:个多?)?(?P<zh_unit>分钟|小时|天|周|星期|(?<=个)月|(?<=个多)月|年)"
     r"|(?P<last_year>去年|\blast year\b)", re.I | re.A)
-_EN_NUMBERS = {word: n for n, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split()) if n} | {"a": 1, "an": 1}
 _ZH_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", 0) if n} | {"两": 2}
 _ONE_OR_LESS = frozenset({"a", "an", "one", "1", "一", "半"})
 

@@ -126,6 +126,12 @@ NEW_TOPIC_SHARE = 2.0  # a message scoring this much over the in-scope bar on an
 OTHER_TOPIC_SHARE = 0.5  # ... where the previous message's category scores under this share of its best
 
 
+def names_its_topic_well(own: list[ScoredSection], message: str, lang: str) -> bool:
+    """Whether ``message``, whose own search found ``own`` (best first), names a topic well: its best section scores
+    `NEW_TOPIC_SHARE` times the in-scope bar ("I want to delete my account", "I forgot my password")."""
+    return bool(own) and own[0].score >= NEW_TOPIC_SHARE * in_scope_bar(message, lang)
+
+
 def names_another_topic(kb: KnowledgeBase, message: str, previous: str, lang: str) -> bool:
     """Whether ``message`` names a topic of its own well (its best section scores `NEW_TOPIC_SHARE` times the
     in-scope bar) in another category than ``previous``'s best section, where it scores less than half as much:
@@ -133,7 +139,7 @@ def names_another_topic(kb: KnowledgeBase, message: str, previous: str, lang: st
     item?" is no end of that question, though it tells how long ago; "下单半小时了 还没发货" after "我想取消订单"
     is (the dispatch's "还没发货" finds it best, and the cancellation at 0.68 of it)."""
     own, topic = kb.search(message, lang=lang, k=len(kb.sections(lang))), kb.search(previous, lang=lang, k=1)
-    if not own or own[0].score < NEW_TOPIC_SHARE * in_scope_bar(message, lang):
+    if not names_its_topic_well(own, message, lang):
         return False
     if not topic:
         return True
@@ -173,7 +179,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     own_score = {h.section.id: h.score for h in own_hits}
     bar = in_scope_bar(message, lang)
     own, weak = own_score.get(hits[0].section.id, 0.0), not own_hits or own_hits[0].score < bar
-    if own_hits and own_hits[0].score >= NEW_TOPIC_SHARE * bar and own_hits[0].section.id != hits[0].section.id:
+    if names_its_topic_well(own_hits, message, lang) and own_hits[0].section.id != hits[0].section.id:
         return None  # a topic of its own ("I want to delete my account" after a password reset)
     about_it = asks_about_the_topic(message)
     tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from chatbot.guard import mask_pii
+from chatbot.text_terms import split_after
 
 GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|您好|嗨)( there| all)?\W*$", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]+")  # "??" is one question, asked louder
@@ -98,16 +99,7 @@ _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
 def clauses(message: str) -> list[str]:
     """The clauses of ``message``, split at commas, semicolons, sentence ends ("$5.99" and "8:00" end none) and
     spaces between Chinese characters."""
-    return [part for clause in _CLAUSE.findall(message) for part in _split_after(_CJK_SPACE, clause)]
-
-
-def _split_after(pattern: re.Pattern, text: str) -> list[str]:
-    """``text`` split after each match of ``pattern``, the match kept: "".join(parts) == text."""
-    parts, start = [], 0
-    for match in pattern.finditer(text):
-        parts.append(text[start:match.end()])
-        start = match.end()
-    return parts + [text[start:]] if start < len(text) else parts
+    return [part for clause in _CLAUSE.findall(message) for part in split_after(_CJK_SPACE, clause)]
 
 
 # "When I opened the box, …": a clause of time, which asks nothing without a question mark ("When will I be charged,"

@@ -13,7 +13,7 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              lead_with, named_categories)
-from chatbot.follow_ups import (ABROAD_SECTION, NEW_TOPIC_SHARE, follow_up_hits, names_another_topic, ships_abroad,
+from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, names_another_topic, names_its_topic_well, ships_abroad,
                                 tells_a_duration, tells_a_place, tells_an_amount, tells_it_shipped, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
@@ -111,16 +111,17 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
         if topic_intent in _TOPIC_INTENTS[intent]:
             hits, intent = topic_hits, topic_intent
-    if intent is None and query != message and not asking_clauses(message):
+    told = query != message and not asking_clauses(message)  # a follow-up that asks nothing: it tells
+    own = kb.search(message, lang=lang, k=k) if told and intent is None else []  # the message's own sections
+    if own:
         # A defect told after a question is the defect's: "They don't work" after "Can I return opened headphones?"
         # got the restocking fee, which is for electronics in working condition.
-        own_hits, own_intent = intent_hits(kb, message, lang, kb.search(message, lang=lang, k=k),
-                                           in_scope_bar(message, lang))
+        own_hits, own_intent = intent_hits(kb, message, lang, own, in_scope_bar(message, lang))
         if own_intent == "defect":
             hits, intent = own_hits, own_intent
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
-        if query != message and not asking_clauses(message):  # a statement that tells more of the previous request
+        if told:  # a statement that tells more of the previous request
             # names a section of that request's categories: "我用的是支付宝" after "退款什么时候到？" the refund method,
             # "我把盒子扔了" after "退货要多久？" the return condition; "It hasn't shipped yet" after adding an item no
             # dispatch time: the request's own section leads where the search found another category's best
@@ -128,8 +129,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
                                      in_scope_bar(previous, lang))
             categories = {h.section.category for h in request[:1]} | set(named_categories(previous))
             phrased = {i for i in phrased if kb.get(i, lang).category in categories}
-            own = kb.search(message, lang=lang, k=1)  # "Also, totally separate, I forgot my password" names its own
-            names_its_own = bool(own) and own[0].score >= NEW_TOPIC_SHARE * in_scope_bar(message, lang)
+            names_its_own = names_its_topic_well(own, message, lang)  # "Also, totally separate, I forgot my password"
             if request and not phrased and hits and hits[0].section.category not in categories and not names_its_own:
                 hits = lead_with(request[0].section, max(h.score for h in hits), hits)
         elif not phrased:  # the story's phrases, for a top-two hit near the best
@@ -174,14 +174,14 @@ class RuleRouter:
         """Route ``question``; sections are retrieved by ``query`` (default: the question itself), or, for a
         follow-up of the customer's ``previous`` message (`follow_up_hits`), by the two together; a short
         statement of how long ago or how old, of where the customer is, of an amount, or that the order has shipped,
-        is read as the end of
-        ``previous``, unless it names a topic of its own in another category (`names_another_topic`) ("It's 3 weeks
-        old" after "My TV stopped working", "I'm in Toronto" after "Do you ship to
-        Canada?", "订单80美元" after "可以用Klarna吗？")."""
+        is read as the end of ``previous``, unless it names a topic of its own in another category
+        (`names_another_topic`) ("It's 3 weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you
+        ship to Canada?", "订单80美元" after "可以用Klarna吗？")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
-        if previous and not _small_talk(question) and not names_another_topic(self.kb, question, previous, lang) and (
+        if previous and not _small_talk(question) and (
                 tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)
-                or tells_it_shipped(question) or tells_its_case(self.kb, question, previous, lang)):
+                or tells_it_shipped(question) or tells_its_case(self.kb, question, previous, lang)) and (
+                not names_another_topic(self.kb, question, previous, lang)):
             question, query, previous = f"{previous.rstrip()} {question}", None, None
         lang, query, hits, intent = retrieve(self.kb, question, query, previous, lang)
         reason = escalation_reason(question)

@@ -110,16 +110,21 @@ def split_keywords(keywords: str) -> tuple[str, list[str]]:
     return ",".join(words), [p if _CJK_RE.search(p) else f" {p} " for p in phrases if p]
 
 
-def split_sentences(text: str) -> list[str]:
-    """Split into sentences, keeping terminators and trailing space: "".join(parts) == text."""
+def split_after(pattern: re.Pattern, text: str) -> list[str]:
+    """``text`` split after each match of ``pattern``, the match kept: "".join(parts) == text."""
     parts, start = [], 0
-    for match in _SENTENCE_END_RE.finditer(text):
+    for match in pattern.finditer(text):
         if match.end() > start:
             parts.append(text[start : match.end()])
             start = match.end()
     if start < len(text):
         parts.append(text[start:])
     return parts
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split into sentences, keeping terminators and trailing space: "".join(parts) == text."""
+    return split_after(_SENTENCE_END_RE, text)
 
 
 def amount_phrases(text: str) -> list[str]:

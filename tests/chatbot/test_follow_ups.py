@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.follow_ups import follow_up_hits, names_a_place_abroad, tells_a_place, tells_an_amount
+from chatbot.follow_ups import (follow_up_hits, names_a_place_abroad, names_its_topic_well, tells_a_place,
+                                tells_an_amount)
 from chatbot.router import RuleRouter
 from chatbot.text_terms import detect_lang
 
@@ -283,3 +284,10 @@ def test_a_warranty_overview_asked_after_a_defect_is_the_defect(kb, previous, me
     ("I have 2 kids", False), ("订单号12345", False)])  # no money
 def test_an_amount_told(message, told):
     assert tells_an_amount(message) is told
+
+
+def test_a_message_names_its_topic_well_at_twice_the_in_scope_bar(kb):
+    """The one check behind a new topic in a follow-up, in `follow_up_hits`, `names_another_topic` and the router."""
+    assert names_its_topic_well(kb.search("I forgot my password", lang="en", k=1), "I forgot my password", "en")
+    assert not names_its_topic_well(kb.search("How long?", lang="en", k=1), "How long?", "en")
+    assert not names_its_topic_well([], "Tell me a joke", "en")
