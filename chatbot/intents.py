@@ -226,8 +226,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         lead = [ScoredSection(kb.get(i, lang), INTENT_LEAD * max(hits[0].score, bar)) for i in REFUND_SECTIONS]
         rest = [h for h in hits if h.section.id not in REFUND_SECTIONS and h.section.category in ("refunds", "returns")]
         hits, intent = lead + rest, "refund"  # other categories' words ("two weeks" found the two-factor) left out
-    if (intent is None and hits and hits[0].section.category == "returns"
-            and hits[0].section.id != RETURN_WINDOW_SECTION and _RETURN.search(text) and _past_the_return_window(text)):  # "…send the trainers back after 31 days…"
+    if (intent is None and hits and hits[0].section.category == "returns"  # "…send the trainers back after 31 days…"
+            and hits[0].section.id != RETURN_WINDOW_SECTION and _RETURN.search(text) and _past_the_return_window(text)):
         hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         # "我想退货，已经过了一个月了"

@@ -26,7 +26,8 @@ from chatbot.text_terms import detect_lang
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
 _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|"
            r"cheers|(i )?appreciate (it|that)|understood|i see|noted)( for (the|your|all the|all your) help)?|"
-           r"(that|this|it)('s| is| was)?( really| very)? (helps|helped|helpful)|i (love|like) (your|this) (store|shop|site|website|products|service)|"
+           r"(that|this|it)('s| is| was)?( really| very)? (helps|helped|helpful)|"
+           r"i (love|like) (your|this) (store|shop|site|website|products|service)|"
            r"you( guys| all)?('re| are)( really| so)? (great|awesome|amazing|the best)|"
            r"(great|excellent|amazing) (service|store|shop))")
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
