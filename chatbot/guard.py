@@ -76,6 +76,7 @@ _ESCALATION_RULES = {
         r"\b(stolen|hacked|compromised)\s+(credit\s+)?(card|account)",
         r"\b(card|account)\s+(was|has\s+been|got|is)\s+(stolen|hacked|compromised)",
         r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
+        r"\b(stole|steal|stealing)\s+my\s+(credit\s+|debit\s+|bank\s+)?(card|account|identity|wallet|purse)\b",
         r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?my\s+account",
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+my\s+(credit\s+)?"
         r"(card|account|paypal)",
@@ -91,7 +92,7 @@ _ESCALATION_RULES = {
         r"(purchase|order|charge|payment|transaction)s?\b",
         r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|(偷偷|偷|私自|擅自)用了?我的(信用)?卡|"
         r"(没有?|未)经(过)?我的?(允许|同意)(就)?用了?我的(信用)?卡|"
-        r"诈骗|欺诈|盗刷|盗用我的|骗子|钓鱼|(账户|账号|卡)(被盗|被黑|被盗用)|(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
+        r"诈骗|欺诈|盗刷|盗用我的|骗子|钓鱼|(账户|账号|卡|钱包)(被盗|被黑|被盗用|被偷)|(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
         flags=re.A,
     ),
     "legal": _rules(

@@ -13,15 +13,16 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              lead_with, named_categories)
-from chatbot.follow_ups import (ABROAD_SECTION, follow_up_hits, names_another_topic, names_its_topic_well, ships_abroad,
-                                tells_a_duration, tells_a_place, tells_an_amount, tells_it_shipped, tells_its_case)
+from chatbot.follow_ups import (ABROAD_SECTION, FOLLOW_UP_MAX_WORDS, follow_up_hits, names_another_topic,
+                                names_its_topic_well, ships_abroad, tells_a_duration, tells_a_place, tells_an_amount,
+                                tells_it_shipped, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_message,
                                    shape_mode)
 from chatbot.spelling import correct_typos
-from chatbot.text_terms import detect_lang
+from chatbot.text_terms import detect_lang, word_terms
 
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
 _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|"
@@ -191,6 +192,9 @@ class RuleRouter:
         reason = refusal_reason(question)
         if reason:
             return Route("refuse", reason, lang, hits)
+        reason = self._escalation_carried(question, previous, lang)
+        if reason:
+            return Route("escalate", reason, lang, hits)
         if other_language(question):  # "¿Puedo devolver un producto?": the reply says which languages it answers in
             return Route("refuse", "language", lang, hits)
         simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
@@ -209,6 +213,16 @@ class RuleRouter:
                 or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)):
             return Route("refuse", "out_of_scope", lang, hits)
         return Route(shape, "policy", lang, hits)
+
+    def _escalation_carried(self, message: str, previous: str | None, lang: str) -> str | None:
+        """The escalation reason of ``previous`` where ``message`` follows it up: short (`FOLLOW_UP_MAX_WORDS`), no
+        small talk, and no topic of its own (`names_its_topic_well`). "is it safe to keep using?" after "My lamp
+        gave me an electric shock" was refused, "很危险吗？" after "我的电暖器冒烟了" answered: the hazard is the
+        conversation's, and goes to a human."""
+        if (not previous or _small_talk(message) or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS
+                or not (reason := escalation_reason(previous))):
+            return None
+        return None if names_its_topic_well(self.kb.search(message, lang=lang, k=1), message, lang) else reason
 
     def _covered_clauses(self, message: str, lang: str) -> list[str]:
         """The asking clauses of ``message`` that find a policy section on their own: "Can I pick up in store, or

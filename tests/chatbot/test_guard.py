@@ -102,6 +102,8 @@ ESCALATIONS = [
     ("My daughter used my card without asking. Can I get the money back?", "fraud"),
     ("My son used my credit card without my permission", "fraud"), ("孩子偷偷用了我的卡买东西", "fraud"),
     ("我女儿没经我同意用了我的信用卡", "fraud"),
+    # A stolen card (stop 43's sweep: the charge's timing)
+    ("I think someone stole my card", "fraud"), ("They stole my identity", "fraud"), ("我的卡被偷了", "fraud"),
 ]
 NOT_ESCALATIONS = [
     "Does the kettle keep water hot?", "Is the hot pink color available?",
@@ -120,7 +122,7 @@ NOT_ESCALATIONS = [
     "My Fire TV stick won't connect, is it under warranty?",
     "我的桌子被划伤了", "桌腿被划伤了", "收到的桌子有划伤",
     "I was shocked by the price", "I was shocked by how fast the delivery was",  # surprise, no current
-    "Can I use my card without a PIN?",
+    "Can I use my card without a PIN?", "I took my card out of my wallet",
 ]
 
 

@@ -595,3 +595,22 @@ def test_a_message_in_another_language_is_refused_for_its_language(kb, question)
                                       "Bye the way, can I return a lamp?"])
 def test_small_talk_with_a_question_is_a_question(kb, question):
     assert RuleRouter(kb).route(question).reason not in SMALL_TALK
+
+
+@pytest.mark.parametrize(("previous", "question", "reason"), [
+    # Stop 43's sweep: refused, answered from the escalation's section.
+    ("My lamp gave me an electric shock", "is it safe to keep using?", "safety"),
+    ("我的电暖器冒烟了", "很危险吗？", "safety"),
+    ("I was charged for an order I never placed", "what should I do?", "fraud"),
+])
+def test_a_follow_up_of_an_escalation_is_escalated(kb, previous, question, reason):
+    route = RuleRouter(kb).route(question, previous=previous)
+    assert (route.mode, route.reason) == ("escalate", reason)
+
+
+@pytest.mark.parametrize(("previous", "question", "mode"), [
+    ("My lamp gave me an electric shock", "thanks", "direct"),  # small talk
+    ("I want to talk to a human", "I forgot my password, how do I reset it?", "direct"),  # a topic of its own
+])
+def test_a_message_after_an_escalation_that_is_no_follow_up_keeps_its_own_route(kb, previous, question, mode):
+    assert RuleRouter(kb).route(question, previous=previous).mode == mode
