@@ -100,6 +100,19 @@ _NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
                             r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|"
                             r"还没(消息|动静|退款|收到钱|到账|收到退款|退)|没(消息|动静|到账)", re.I | re.A)
 REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
+# A wrong item told in the customer's words ("You sent me a blue toaster instead of the red one", "I ordered white
+# but got blue", "我买的是红色的，收到的是蓝色的"), which no keyword phrase finds; its return is free.
+_WRONG_ITEM = re.compile(
+    r"\b(sent|send|received|got|delivered|came|arrived|shipped)\b[^.?!]{0,40}\binstead of\b|"
+    r"\binstead of\b[^.?!]{0,30}\b(i|we) (had )?(ordered|bought|paid for)\b|"
+    r"\b(i|we) (had )?(ordered|bought|paid for)\b[^.?!]{0,40}\b(but|yet)\b[^.?!]{0,20}\b(got|received|you sent|they "
+    r"sent|sent me|(package|box|parcel) (had|contained))\b|"
+    r"\b(received|got)\b[^.?!]{0,40}\bbut (i |we )?(had )?(ordered|bought|paid for)\b|"
+    r"\b(you|they) sent\b[^.?!]{0,30}[,;]\s*(but |when |while |and )?(i|we) (had )?(ordered|bought|paid for)\b|"
+    r"我(要|买|订|选|下单)的是[^。！？!?]{1,12}(不是|(收到|寄来|发来|送来|到)的?是)", re.I)
+WRONG_ITEM_SECTION = "returns.shipping-fees"
+_WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
+                                 "refunds.shipping-charges"})
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
 _RETURN = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?![订出休])", re.I | re.A)
 _ONE_SECTION_INTENTS = (  # the first that matches
@@ -229,6 +242,10 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if (intent is None and hits and hits[0].section.category == "returns"  # "…send the trainers back after 31 days…"
             and hits[0].section.id != RETURN_WINDOW_SECTION and _RETURN.search(text) and _past_the_return_window(text)):
         hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
+    if (intent is None and hits and (hits[0].section.id not in _WRONG_ITEM_ANSWERS or hits[0].score < bar)
+            and _WRONG_ITEM.search(text)):  # "You sent me a blue toaster instead of the red one": the electronics'
+        # term, by "toaster"; "You sent me a blue lamp, I ordered white. What now?" refused
+        hits = lead_with(kb.get(WRONG_ITEM_SECTION, lang), max(hits[0].score, bar), hits)
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         # "我想退货，已经过了一个月了"
         hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"

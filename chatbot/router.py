@@ -51,7 +51,12 @@ SMALL_TALK = {
         r"^\s*(你是谁|(你|你们)是机器人吗|(你|你们)是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗|"
         r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗)\W*$", re.I),
 }
-_OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东|淘宝|天猫|拼多多|苏宁", re.I)
+_OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东|淘宝|天猫|拼多多|苏宁|"
+                          r"宜家|亚马逊|沃尔玛|百思买|好市多|开市客|塔吉特", re.I)
+# Topics no policy covers that a policy's word can make look covered ("What's the weather in Boston this weekend?"
+# found the same-day dispatch by "weekend", "… for Christmas in Boston?" the holiday returns).
+_UNCOVERED_TOPICS = re.compile(r"\b(what'?s|what\s+is|how'?s|how\s+is|what will)\s+the\s+weather\b|\bweather\s+"
+                               r"(forecast|like|today|tomorrow|this|next|going)\b|\bforecast\b|天气", re.I)
 # Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy
 # (shipping, fees, the protection plan, installments, refunds, price adjustments) keeps a price question in scope.
 _CATALOG = re.compile(
@@ -210,7 +215,8 @@ class RuleRouter:
                 covered := self._covered_clauses(asked, lang)):
             hits = self.kb.search(" ".join(covered), lang=lang, k=len(hits))  # the uncovered topic's words aside
         if (not hits or hits[0].score < in_scope_bar(query, lang)
-                or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)):
+                or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)
+                or _UNCOVERED_TOPICS.search(simplified)):
             return Route("refuse", "out_of_scope", lang, hits)
         return Route(shape, "policy", lang, hits)
 

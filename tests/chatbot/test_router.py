@@ -459,6 +459,29 @@ def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, s
     assert RuleRouter(kb).route(question).hits[0].section.id == section_id
 
 
+@pytest.mark.parametrize(("question", "section_id"), [
+    # A wrong item told in the customer's own words: the adding of items, the electronics' term, refused.
+    ("You sent me a blue toaster instead of the red one I ordered.", "returns.shipping-fees"),
+    ("我订的是红色的烤面包机，你们寄来的是蓝色的。", "returns.shipping-fees"),
+    ("You sent me a blue lamp, I ordered white. What now?", "returns.shipping-fees"),
+    ("I received a red lamp but ordered a blue one", "returns.shipping-fees"),  # the promo codes ("order")
+    ("I ordered a sofa but it has not arrived", "shipping.lost-damaged"),  # no wrong item
+    ("Can I get store credit instead of a refund?", "refunds.store-credit")])
+def test_stop_43_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
+    """Stop 43's sweeps of 270 messages: a wrong item (`intents._WRONG_ITEM`)."""
+    route = RuleRouter(kb).route(question)
+    assert route.mode in ("sot", "direct") and route.hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize("question", ["What's the weather in Boston this weekend?", "明天天气怎么样",
+                                      "What's the weather going to be like for Christmas in Boston?",
+                                      "客户问宜家的退货政策是多少天？"])
+def test_the_weather_and_other_shops_are_refused_though_a_policy_word_finds_a_section(kb, question):
+    """"weekend" found the same-day dispatch, "Christmas" the holiday returns; 宜家 is IKEA (stop 43's sweep)."""
+    assert RuleRouter(kb).route(question).mode == "refuse"
+
+
+
 @pytest.mark.parametrize("question", ["今天几号？", "明天上海天气怎么样？", "给我讲个笑话吧。", "What time is it?",
                                       "Do you sell used cars?", "我心情坏了", "I'm late for work",
                                       "你们卖iPad吗？", "帮我写一个Python程序"])
