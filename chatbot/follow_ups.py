@@ -26,8 +26,13 @@ _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
 _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
 
 # "What about X?", "And X?", "And for X?", "And a laptop?" (read without its "and", `message_shape.plain_message`),
-# "X呢？": the previous message's question, asked of X.
-_WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|and|for|an?|the)\b|^\W*[^\W\d_]{1,8}呢\W*$")
+# "What if my cart is $80?", "and if I order at noon?", "X呢？": the previous message's question, asked of X.
+_WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|what if|and|if|for|an?|the)\b|^\W*[^\W\d_]{1,8}呢\W*$")
+# A detail told with whether the previous answer holds for it: "my order is $300, does that work?" after Klarna,
+# "I bought it 20 days ago, does that still work?" after a price drop, "订单只有80美元可以吗".
+_STILL_HOLDS = re.compile(r"\b(does|would|will|is) (that|this|it) (still )?(work|count|apply|qualify|be ok|be okay)\b"
+                          r"\W*$|\b((is|would) (that|this|it) )?(still )?(ok|okay|fine|enough)\W*$|"
+                          r"(这样|那)?(还)?(可以|行|算|适用|有效)吗\W*$", re.I)
 
 
 def _all_words_in(message: str, words: frozenset[str]) -> bool:
@@ -155,7 +160,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or every word of it asks about the previous
     topic ("How long does that take?", "那要等多长时间？", `_ABOUT_IT_WORDS`) or names nothing ("What do I do now?",
     `message_shape.is_open_question`), or it asks "what about" something it names too little alone to find
-    ("运费呢？", `_WHAT_ABOUT`), or, where ``message`` alone is under
+    ("运费呢？", `_WHAT_ABOUT`), or asks whether the answer holds for a detail it tells (`_STILL_HOLDS`: "my order is
+    $300, does that work?"), or, where ``message`` alone is under
     the bar, every word of it is one the knowledge base uses ("How long do I have?", "要多久？") and it has no
     words or some score on that section, or it tells something (no clause asks) that scores as much on a section of
     that section's category ("I didn't get the email" after "How do I reset my password?"). A new topic ("What's
@@ -184,7 +190,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     about_it = asks_about_the_topic(message)
     tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset
         h.section.category == hits[0].section.category and h.score >= FOLLOW_UP_OWN_SHARE * bar for h in own_hits)
-    what_about = weak and bool(_WHAT_ABOUT.match(to_simplified(message)))  # "运费呢？" names too little alone
+    what_about = ((weak and bool(_WHAT_ABOUT.match(to_simplified(message))))  # "运费呢？" names too little alone
+                  or bool(_STILL_HOLDS.search(message)))
     if not (about_it or what_about or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
             or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None

@@ -219,6 +219,20 @@ def test_stop_42_sweep_follow_ups(kb, previous, message, section_id):
     assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
 
 
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("Can I pay in installments?", "my order is $300, does that work?", "payment.installments"),
+    ("How much is shipping?", "what if my cart is $80?", "shipping.standard"),
+    ("If I order at 3pm will it ship today?", "and if I order at noon?", "shipping.dispatch"),
+    ("The price of my couch dropped $80", "I bought it 20 days ago, does that still work?",
+     "payment.price-adjustment"),  # the protection plan, by "bought"
+    ("I want to cancel my order", "it was placed 45 minutes ago, still ok?", "orders.cancellation")])
+def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, message, section_id):
+    """Stop 43's sweep: "what if …", "and if …" and "does that work?" (`follow_ups._STILL_HOLDS`) ask the previous
+    question of a detail (each was refused alone, but the price drop)."""
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
+
+
 @pytest.mark.parametrize(("previous", "message", "reason"), [
     ("How long does a refund take?", "ok bye", "goodbye"), ("运费怎么算？", "明白了，拜拜", "goodbye")])  # both refused
 def test_a_goodbye_after_ok_is_a_goodbye(kb, previous, message, reason):
