@@ -116,7 +116,9 @@ _ESCALATION_RULES = {
         r"\b(can|could|would|will)\s+(you|someone|somebody|anyone)\s+(please\s+)?(call|phone|ring)\s+me\b|"
         r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
         r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back|picks\s+up|picked\s+up)\b",
-        r"转人工|人工客服|人工服务|(给|跟)我(打|回)个?电话|打电话给我|回个?电话|(找|要|叫|接)人工|真人|投诉|差评|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管|接)",
+        # "人工客服几点上班" asks for the agents' hours (stop 43's sweep: escalated)
+        r"转人工|人工客服(?![^，。？！,?!]{0,4}(几点|什么时候|时间|电话|号码|上班|下班|在线))|"
+        r"人工服务|(给|跟)我(打|回)个?电话|打电话给我|回个?电话|(找|要|叫|接)人工|真人|投诉|差评|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管|接)",
         flags=re.A,
     ),
 }

@@ -158,6 +158,16 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     return lang, query, hits, intent
 
 
+def _not_ours(question: str, query: str) -> str | None:
+    """Why ``question`` is about something no policy covers, though a policy's word may find a section: "catalog"
+    (what is sold, in stock, a product's price; not a priced policy of ``query``), or "out_of_scope" (another shop,
+    the weather); else None."""
+    simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
+    if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
+        return "catalog"
+    return "out_of_scope" if _OTHER_SHOPS.search(simplified) or _UNCOVERED_TOPICS.search(simplified) else None
+
+
 def _small_talk(message: str) -> str | None:
     """The kind of small talk ``message`` is wholly (`SMALL_TALK`), else None."""
     simplified = to_simplified(message)  # the Chinese rules are written in simplified characters
@@ -202,21 +212,22 @@ class RuleRouter:
             return Route("escalate", reason, lang, hits)
         if other_language(question):  # "¿Puedo devolver un producto?": the reply says which languages it answers in
             return Route("refuse", "language", lang, hits)
-        simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
         if small_talk := _small_talk(question):
             return Route("direct", small_talk, lang, [])
-        if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
-            return Route("refuse", "catalog", lang, hits)
-        if intent in SEVERAL_POINTS:
-            return Route("sot", intent, lang, hits)
         asked = plain_message(question)
         shape = shape_mode(asked)
+        if not_ours := _not_ours(question, query):
+            # "Do you sell cars? Do you accept Apple Pay?": the covered questions are answered, the others' words aside
+            covered = self._covered_clauses(asked, lang) if shape == "sot" else []
+            if not covered:
+                return Route("refuse", not_ours, lang, hits)
+            hits, intent = self.kb.search(" ".join(covered), lang=lang, k=max(len(hits), 1)), None
+        if intent in SEVERAL_POINTS:
+            return Route("sot", intent, lang, hits)
         if hits and hits[0].section.id == OUT_OF_SCOPE_SECTION and shape == "sot" and (
                 covered := self._covered_clauses(asked, lang)):
             hits = self.kb.search(" ".join(covered), lang=lang, k=len(hits))  # the uncovered topic's words aside
-        if (not hits or hits[0].score < in_scope_bar(query, lang)
-                or hits[0].section.id == OUT_OF_SCOPE_SECTION or _OTHER_SHOPS.search(simplified)
-                or _UNCOVERED_TOPICS.search(simplified)):
+        if not hits or hits[0].score < in_scope_bar(query, lang) or hits[0].section.id == OUT_OF_SCOPE_SECTION:
             return Route("refuse", "out_of_scope", lang, hits)
         return Route(shape, "policy", lang, hits)
 
@@ -235,6 +246,8 @@ class RuleRouter:
         how much is shipping?" asks about an uncovered topic first, and then about shipping."""
         covered = []
         for clause in asking_clauses(message):
+            if _not_ours(clause, clause):
+                continue
             hits = self.kb.search(clause, lang=lang, k=1)
             if hits and hits[0].section.id != OUT_OF_SCOPE_SECTION and hits[0].score >= in_scope_bar(clause, lang):
                 covered.append(clause)

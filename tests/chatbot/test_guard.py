@@ -123,6 +123,7 @@ NOT_ESCALATIONS = [
     "我的桌子被划伤了", "桌腿被划伤了", "收到的桌子有划伤",
     "I was shocked by the price", "I was shocked by how fast the delivery was",  # surprise, no current
     "Can I use my card without a PIN?", "I took my card out of my wallet",
+    "人工客服几点上班，电话是多少", "人工客服电话多少",  # the agents' hours asked (stop 43's sweep)
 ]
 
 

@@ -466,9 +466,19 @@ def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("You sent me a blue lamp, I ordered white. What now?", "returns.shipping-fees"),
     ("I received a red lamp but ordered a blue one", "returns.shipping-fees"),  # the promo codes ("order")
     ("I ordered a sofa but it has not arrived", "shipping.lost-damaged"),  # no wrong item
-    ("Can I get store credit instead of a refund?", "refunds.store-credit")])
+    ("Can I get store credit instead of a refund?", "refunds.store-credit"),
+    ("台灯到货时灯罩碎了，怎么办？", "shipping.lost-damaged"),  # refused: the damaged parcels lead at the bar
+    ("My laptop screen broke, how long is the warranty?", "warranty.electronics"),  # the early defects: the term asked
+    ("我的笔记本电脑屏幕坏了，保修期多长？", "warranty.electronics"),
+    ("My electric kettle stopped heating after 2 months. How do I get it fixed?", "warranty.electronics"),  # one point
+    ("Does the mattress come with a warranty? The springs are already sagging after 8 months.", "warranty.furniture"),
+    ("someone gave me a northwind gift card as a present, can i return the gift card for cash",
+     "returns.non-returnable"),  # the refund method
+    ("can we refund the original shipping on a wrong item?", "refunds.shipping-charges"),  # the return fees
+    ("AI agent query: refund timing after warehouse receipt", "refunds.timing")])  # refused: "receipt"
 def test_stop_43_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
-    """Stop 43's sweeps of 270 messages: a wrong item (`intents._WRONG_ITEM`)."""
+    """Stop 43's sweeps: a wrong item (`intents._WRONG_ITEM`), a product broken on arrival, a defect's term asked,
+    faults ("stopped heating"), keyword phrases ("mattress", "gift card for cash", "original shipping")."""
     route = RuleRouter(kb).route(question)
     assert route.mode in ("sot", "direct") and route.hits[0].section.id == section_id
 
@@ -584,7 +594,13 @@ def test_a_phrase_in_an_other_sentence_does_not_decide(kb):
 
 @pytest.mark.parametrize("question, section_id", [
     ("Can I pick up in store, or how much is shipping?", "shipping.standard"),
-    ("能自提吗？退货要多久？", "returns.time-limit")])
+    ("能自提吗？退货要多久？", "returns.time-limit"),
+    # The weather, the catalogue, another shop (stop 43's sweep: refused whole)
+    ("What's the weather like in Seattle today, also when will my refund be issued after you get my return?",
+     "refunds.timing"), ("今天天气怎么样？另外退款多久到账？", "refunds.bank-processing"),
+    ("Do you sell cars, and do you accept Apple Pay?", "payment.methods"), ("你们卖汽车吗？支持Apple Pay吗？", "payment.methods"),
+    ("Can you tell me the return policy at IKEA, and what's your restocking fee on opened electronics?",
+     "returns.restocking-fee")])
 def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, section_id):
     """Where the uncovered topic's phrase led, the whole message was refused; its covered question is answered,
     from the covered clauses alone (the store pickup's "store" brought store credit)."""
