@@ -17,17 +17,21 @@ def _converter(config: str) -> opencc.OpenCC:
 _MONEY_WORDS = re.compile("帐(号|户|单|上|款|目)|(到|入|对|记|结|转)帐")
 
 
-# Taiwan's words for what the policies name otherwise (OpenCC changes characters, not these words): 保固 is the
-# warranty (保修), 退費 and 刷退 a refund, 鑑賞期 the return window, 回報 a report, 宅配 a home delivery.
-_TAIWAN_WORDS = {"保固": "保修", "退费": "退款", "刷退": "退款", "鉴赏期": "退货期限", "回报": "报告", "宅配": "配送"}
-_TAIWAN_WORD = re.compile("|".join(_TAIWAN_WORDS))
+# Taiwan's and Hong Kong's words for what the policies name otherwise (OpenCC changes characters, not these words):
+# 保固 is the warranty (保修), 退費 and 刷退 a refund, 鑑賞期 the return window, 回報 a report, 宅配 a home delivery;
+# written Cantonese's 點樣 is how (怎么), 幾時 when, 冇 has not, 唔 not, 咗 a done deed, 嘅 of, 乜嘢 what, 邊度 where,
+# 點解 why, 俾 give ("請問點樣退貨？" got the return window, "冇收到貨" the refund's timing).
+_REGIONAL_WORDS = {"保固": "保修", "退费": "退款", "刷退": "退款", "鉴赏期": "退货期限", "回报": "报告", "宅配": "配送",
+                   "点样": "怎么", "几时": "什么时候", "冇": "没有", "唔": "不", "咗": "了", "嘅": "的", "乜嘢": "什么",
+                   "边度": "哪里", "点解": "为什么", "俾": "给"}
+_REGIONAL_WORD = re.compile("|".join(_REGIONAL_WORDS))
 
 
 def to_simplified(text: str) -> str:
-    """Traditional characters and phrases in ``text`` as simplified ones (帳號 as 账号, 到帳 as 到账, 保固 as 保修);
-    anything else is left as it is."""
+    """Traditional characters and phrases in ``text`` as simplified ones (帳號 as 账号, 到帳 as 到账, 保固 as 保修, 點樣 as
+    怎么); anything else is left as it is."""
     text = _MONEY_WORDS.sub(lambda m: m.group().replace("帐", "账"), _converter("t2s").convert(text))
-    return _TAIWAN_WORD.sub(lambda m: _TAIWAN_WORDS[m.group()], text)
+    return _REGIONAL_WORD.sub(lambda m: _REGIONAL_WORDS[m.group()], text)
 
 
 def to_traditional(text: str) -> str:

@@ -58,7 +58,8 @@ _ESCALATION_RULES = {
         r"\bbatter(y|ies)\s+(is\s+|are\s+)?(swell\w*|swollen|bulg\w*|puff\w*)|"
         r"\b(gets|getting|got|runs|running)\s+(very\s+|really\s+|so\s+|too\s+)?hot\b",
         r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*|"
-        r"\b(got|get|gets|getting|gave\s+(me|him|her))\s+a\s+shock\b|\b(got|get|gets|getting)\s+shocked\b|"
+        r"\b(got|get|gets|getting|gave\s+(me|him|her))\s+a\s+(small\s+|little\s+|slight\s+|big\s+|nasty\s+)?"
+        r"shock\b|\b(got|get|gets|getting)\s+shocked\b|"
         r"\bzapp?(ed|s)?\s+(me|him|her|us|them|my)\b|"
         r"\bshocked\s+by\s+(the|my|a|an|this|that|your)\s+(\w+\s+){0,2}(lamp|outlet|cord|cable|plug|charger|wire|"
         r"socket|appliance|device|tv|kettle|toaster|heater|microwave|blender|vacuum|speaker|laptop|fan|dryer|washer|"
@@ -67,7 +68,7 @@ _ESCALATION_RULES = {
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t|ing)?\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
-        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|烧伤|烫伤|受伤|割伤|割破|夹伤|(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
+        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|焦味|糊味|跳闸|烧伤|烫伤|受伤|割伤|割破|夹伤|(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
         flags=re.A,
     ),
     "fraud": _rules(

@@ -51,7 +51,7 @@ SMALL_TALK = {
         r"^\s*(你是谁|(你|你们)是机器人吗|(你|你们)是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗|"
         r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗)\W*$", re.I),
 }
-_OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东|淘宝|天猫|拼多多|苏宁|"
+_OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东(?!白条)|淘宝|天猫|拼多多|苏宁|"
                           r"宜家|亚马逊|沃尔玛|百思买|好市多|开市客|塔吉特", re.I)
 # Topics no policy covers that a policy's word can make look covered ("What's the weather in Boston this weekend?"
 # found the same-day dispatch by "weekend", "… for Christmas in Boston?" the holiday returns).

@@ -36,6 +36,12 @@ def test_taiwan_s_words_read_as_the_knowledge_base_s():
     assert to_simplified("包裹遺失了要多久內回報？宅配幾天到？") == "包裹遗失了要多久内报告？配送几天到？"
 
 
+def test_written_cantonese_words_read_as_mandarin_ones():
+    """Stop 43's sweep: "請問點樣退貨？" (how) got the return window, "請問幾時扣款？" (when) a second point."""
+    assert to_simplified("請問點樣退貨？") == "请问怎么退货？"
+    assert to_simplified("可唔可以退貨？我冇收到貨，幾時到？") == "可不可以退货？我没有收到货，什么时候到？"
+
+
 def test_planner_events_are_shown_in_traditional():
     outline = OutlineReady("sot", "returns", ["退货时限", "退货运费"], ["returns.time-limit", "returns.shipping-fees"],
                            "zh")

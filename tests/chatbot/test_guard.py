@@ -96,6 +96,8 @@ ESCALATIONS = [
     # Refused as out of scope (sweep 82, 2026-12-03): an electric shock in other words.
     ("My kid got shocked by the lamp", "safety"), ("I was shocked by the new desk lamp", "safety"),
     ("The toaster zapped me", "safety"),
+    # A small shock, a burning smell, a tripped breaker (stop 43's sweep: refused)
+    ("The lamp cord frayed and gave me a small shock.", "safety"), ("台灯插上电就跳闸，还有焦味。", "safety"),
     # English words next to Chinese characters (no \b before them without re.A: answered as policy questions)
     ("我想talk to a human", "human"), ("有一笔fraud charge", "fraud"),
     # A card used without the holder's leave (sweep 88: the refund timing)

@@ -475,7 +475,15 @@ def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("someone gave me a northwind gift card as a present, can i return the gift card for cash",
      "returns.non-returnable"),  # the refund method
     ("can we refund the original shipping on a wrong item?", "refunds.shipping-charges"),  # the return fees
-    ("AI agent query: refund timing after warehouse receipt", "refunds.timing")])  # refused: "receipt"
+    ("AI agent query: refund timing after warehouse receipt", "refunds.timing"),  # refused: "receipt"
+    ("The bookshelf arrived with a split side panel yesterday", "shipping.lost-damaged"),  # the furniture's term
+    ("The headphones I bought last week have a crackle in the right ear.", "warranty.early-defects"),  # refused
+    ("The left earcup of my headphones went silent after 10 months.", "warranty.electronics"),  # refused
+    ("电视用了半年就黑屏了，怎么办？", "warranty.electronics"),  # one point
+    ("办公椅的气压杆坏了，用了三年了。", "warranty.furniture"),  # the electronics'
+    ("地毯用了一年起球了，保修吗？", "warranty.coverage"), ("Curtains faded in the sun after a year, is that a warranty "
+                                                   "thing?", "warranty.coverage"),  # normal wear: a product's term
+    ("Can pay using PayNow or not?", "payment.methods"), ("支持京东白条吗？", "payment.methods")])  # refused
 def test_stop_43_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     """Stop 43's sweeps: a wrong item (`intents._WRONG_ITEM`), a product broken on arrival, a defect's term asked,
     faults ("stopped heating"), keyword phrases ("mattress", "gift card for cash", "original shipping")."""
