@@ -24,7 +24,7 @@ _ASKING_WORDS = re.compile(
     r"^\W*((and|or|but|also|plus)\s+)?(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|"
     r"will|would|should|may|i('m| am| was) wondering|i wonder|i'?d like to know|i would like to know|i want to know|"
     r"please let me know|whether)\b|"
-    r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|几|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
+    r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|(?<!好)几(?!乎)|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
 _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
     r"what now|what happened|why( not)?|how come|help( me)?|any ideas|what do i (need|have) to do( next| now)?|"
@@ -143,8 +143,8 @@ def shape_mode(question: str) -> str:
     # "我的订单到了，但少了一件。"): a message splits at them only where two of its clauses ask.
     # A question that names nothing ("怎么办？", "What should I do?") asks about what the message tells, and
     # so about each told clause ("账户被锁了，密码也重置不了，怎么办？").
-    if not _QUESTION_MARKS.search(question):  # Chinese chat asks without question marks: "运费谁出 多久能退款"
-        return "sot" if len(asking_clauses(question)) >= 2 and _CJK_SPACE.search(question) else "direct"
+    if not _QUESTION_MARKS.search(question):  # Chinese chat asks without question marks: "运费谁出 多久能退款",
+        return "sot" if len(asking_clauses(question)) >= 2 else "direct"  # "怎么退货，退货运费谁出"
     asking = asking_clauses(question)
     if asking and all(is_open_question(c) for c in asking):
         asking = [c for c in clauses(question) if c not in asking and not GREETING.match(c)]  # the told

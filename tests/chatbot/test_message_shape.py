@@ -88,8 +88,16 @@ def test_chinese_chat_parts_its_questions_with_spaces():
     assert clauses("我用Apple Pay 可以吗") == ["我用Apple Pay 可以吗"]  # a Latin word's space parts nothing
     assert shape_mode("退货的话运费谁出 多久能退款") == "sot"
     assert shape_mode("耳机进水了保修吗 能不能买延保") == "sot"
-    assert shape_mode("退货的话运费谁出，多久能退款") == "direct"  # commas join a story to its question ("好几次，要等多久")
     assert shape_mode("地址写错了 能改吗") == "direct"  # one question
+
+
+def test_chinese_chat_parts_its_questions_with_commas():
+    """Stop 43's sweep: "怎么退货，退货运费谁出" asked two questions without a question mark and got one section; "好
+    几次" (several times) and "几乎" (almost) ask nothing, so a story told with them is no second question."""
+    assert shape_mode("怎么退货，退货运费谁出") == "sot"
+    assert shape_mode("退货的话运费谁出，多久能退款") == "sot"
+    assert shape_mode("密码输错好几次账号被锁了，要等多久") == "direct"
+    assert shape_mode("几乎没用过，能退吗") == "direct"
 
 
 def test_courtesy_that_opens_a_message_is_set_aside():
