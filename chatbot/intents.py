@@ -215,9 +215,10 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     return None, []
 
 
-def lead_with(section: Section, score: float, hits: list[ScoredSection]) -> list[ScoredSection]:
-    """``hits`` with ``section`` first at ``score``, and not again further down."""
-    return [ScoredSection(section, score)] + [h for h in hits if h.section.id != section.id]
+def lead_with(score: float, hits: list[ScoredSection], *sections: Section) -> list[ScoredSection]:
+    """``hits`` with ``sections`` first, in their order, at ``score``, and not again further down."""
+    ids = {s.id for s in sections}
+    return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in ids]
 
 
 def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
@@ -243,32 +244,30 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar)
     if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
-        lead = [ScoredSection(kb.get(i, lang), INTENT_LEAD * max(hits[0].score, bar)) for i in REFUND_SECTIONS]
-        rest = [h for h in hits if h.section.id not in REFUND_SECTIONS and h.section.category in ("refunds", "returns")]
-        hits, intent = lead + rest, "refund"  # other categories' words ("two weeks" found the two-factor) left out
+        lead = lead_with(INTENT_LEAD * max(hits[0].score, bar), hits, *(kb.get(i, lang) for i in REFUND_SECTIONS))
+        # other categories' words ("two weeks" found the two-factor) left out
+        hits, intent = [h for h in lead if h.section.category in ("refunds", "returns")], "refund"
     if (intent is None and hits and hits[0].section.category == "returns"  # "…send the trainers back after 31 days…"
             and hits[0].section.id != RETURN_WINDOW_SECTION and _RETURN.search(text) and _past_the_return_window(text)):
-        hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
+        hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and (hits[0].section.id not in _WRONG_ITEM_ANSWERS or hits[0].score < bar)
             and _WRONG_ITEM.search(text)):  # "You sent me a blue toaster instead of the red one": the electronics'
         # term, by "toaster"; "You sent me a blue lamp, I ordered white. What now?" refused
-        hits = lead_with(kb.get(WRONG_ITEM_SECTION, lang), max(hits[0].score, bar), hits)
+        hits = lead_with(max(hits[0].score, bar), hits, kb.get(WRONG_ITEM_SECTION, lang))
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         # "我想退货，已经过了一个月了"
-        hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
+        hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and _DELIVERED.search(text)
             and _RETURN.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
-        hits, intent = lead_with(kb.get(RETURN_WINDOW_SECTION, lang), hits[0].score, hits), "return"
+        hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _DELIVERED.search(text):
         # past cancelling: the return window, and what to do after shipment, in the cancellation's place
-        lead = [ScoredSection(kb.get(i, lang), hits[0].score) for i in (RETURN_WINDOW_SECTION, AFTER_SHIPMENT_SECTION)]
-        hits = lead + [h for h in hits if h.section.id not in (RETURN_WINDOW_SECTION, AFTER_SHIPMENT_SECTION,
-                                                                 CANCELLATION_SECTION)]
-        intent = "return"
+        lead = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang), kb.get(AFTER_SHIPMENT_SECTION, lang))
+        hits, intent = [h for h in lead if h.section.id != CANCELLATION_SECTION], "return"
     elif intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _SHIPPED.search(text):
         # shipped, not yet delivered: what to do after shipment leads, the cancellation's "has not shipped" next
-        hits, intent = lead_with(kb.get(AFTER_SHIPMENT_SECTION, lang), hits[0].score, hits), "return"
+        hits, intent = lead_with(hits[0].score, hits, kb.get(AFTER_SHIPMENT_SECTION, lang)), "return"
     if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)

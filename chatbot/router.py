@@ -138,7 +138,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             phrased = {i for i in phrased if kb.get(i, lang).category in categories}
             names_its_own = names_its_topic_well(own, message, lang)  # "Also, totally separate, I forgot my password"
             if request and not phrased and hits and hits[0].section.category not in categories and not names_its_own:
-                hits = lead_with(request[0].section, max(h.score for h in hits), hits)
+                hits = lead_with(max(h.score for h in hits), hits, request[0].section)
         elif not phrased:  # the story's phrases, for a top-two hit near the best
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
@@ -152,7 +152,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
     if shape_mode(question) == "direct" and (how_to := how_to_section(kb, question, lang)):
         # "I want to return a lamp. How do I do it?": the return process, not the window
-        hits = lead_with(kb.get(how_to, lang), max([h.score for h in hits], default=bar), hits)
+        hits = lead_with(max([h.score for h in hits], default=bar), hits, kb.get(how_to, lang))
     if ships_abroad(kb, question, hits, intent, lang, message, previous if query != message else None):
         hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)  # "express to Canada?" too
     return lang, query, hits, intent
