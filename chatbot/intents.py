@@ -104,6 +104,7 @@ _NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
                             r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|"
                             r"还没(消息|动静|退款|收到钱|到账|收到退款|退)|没(消息|动静|到账)", re.I | re.A)
 REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
+_RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition
 # A wrong item told in the customer's words ("You sent me a blue toaster instead of the red one", "I ordered white
 # but got blue", "我买的是红色的，收到的是蓝色的"), which no keyword phrase finds; its return is free.
 _WRONG_ITEM = re.compile(
@@ -201,7 +202,10 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
         return "overview", lead
     if _DEFECT.search(text):
         product = tuple(h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS)[:1]
-        early = () if _past_the_return_window(text) else _DEFECT_SECTIONS[:1]
+        # past the window, a return asked is answered by the window first ("My blender broke after 2 months. Can I
+        # still return it or do I need a warranty claim?" got the warranty alone)
+        early = ((RETURN_WINDOW_SECTION,) if any(_RETURN.search(c) for c in asking_clauses(text)) else ()) if (
+            _past_the_return_window(text)) else _DEFECT_SECTIONS[:1]
         # the product's term first where the question asks how long ("My laptop screen broke, how long is the
         # warranty?"), after the early defects otherwise
         asks_the_term = any(_TERM_WORDS.search(c) for c in asking_clauses(text))
@@ -285,9 +289,12 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
 
 def _asks_money_back(text: str, best: ScoredSection) -> bool:
     """Whether ``text`` asks for a refund or a return and not when it comes, and that request found the ``best``
-    hit ("I want my money back for the broken chair" finds the refund timing by "money back"): beside a defect,
-    the defect's handling answers it, as it answers "I want a refund for the broken chair"."""
-    return best.section.id in _REQUEST_SECTIONS and not _WHEN_WORDS.search(text)
+    hit ("I want my money back for the broken chair" finds the refund timing by "money back"), or found the
+    restocking fee, which is for electronics in working condition ("My headphones stopped working after 2 weeks,
+    can I return them?"): beside a defect, the defect's handling answers it, as it answers "I want a refund for the
+    broken chair"."""
+    restocking = best.section.id == _RESTOCKING_SECTION and bool(_RETURN.search(text))
+    return (best.section.id in _REQUEST_SECTIONS or restocking) and not _WHEN_WORDS.search(text)
 
 
 def _tells_how_long_since(text: str) -> bool:

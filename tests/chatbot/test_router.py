@@ -491,6 +491,19 @@ def test_stop_43_sweep_messages_are_answered_from_their_sections(kb, question, s
     assert route.mode in ("sot", "direct") and route.hits[0].section.id == section_id
 
 
+@pytest.mark.parametrize(("question", "points"), [
+    # Past the window: the window says no, the warranty what instead (the warranty alone).
+    ("My blender broke after 2 months. Can I still return it or do I need a warranty claim?",
+     ["returns.time-limit", "warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    ("洗衣机漏水，买了两个月。能退吗？", ["returns.time-limit", "warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    # Within it: the early defects (the restocking fee, for electronics in working condition).
+    ("My headphones stopped working after 2 weeks, can I return them?",
+     ["warranty.early-defects", "warranty.electronics", "warranty.claims", "warranty.coverage"])])
+def test_a_return_asked_for_a_defect_is_answered_by_its_age(kb, question, points):
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, [h.section.id for h in route.hits[:4]]) == ("sot", points)
+
+
 @pytest.mark.parametrize("question", ["What's the weather in Boston this weekend?", "明天天气怎么样",
                                       "What's the weather going to be like for Christmas in Boston?",
                                       "客户问宜家的退货政策是多少天？"])
