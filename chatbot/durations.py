@@ -3,6 +3,7 @@
 intent."""
 
 import re
+from datetime import date, timedelta
 from typing import NamedTuple
 
 _EN_NUMBERS = {word: n for n, word in enumerate(
@@ -17,7 +18,8 @@ _PATTERN = re.compile(
     r"|\b(?P<min_count>\d+)\s*mins?\b"  # "10 min", "30mins"; "a min order" is no time
     r"|\b(?P<abbr_count>\d+)\s*(?P<abbr_unit>hrs?|wks?|mos?|yrs?)\b"  # chat: "2 yrs", "3wks"
     r"|(?P<zh_count>\d+|[一两二三四五六七八九十几半]+)\s*(?:个多?)?(?P<zh_unit>分钟|小时|天|周|星期|(?<=个)月|(?<=个多)月|年)"
-    r"|(?P<last_year>去年|\blast year\b)", re.I | re.A)
+    r"|(?P<last_year>去年|\blast year\b)"
+    r"|\blast (?P<holiday>christmas|xmas|black friday)\b", re.I | re.A)
 _ZH_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", 0) if n} | {"两": 2}
 _ONE_OR_LESS = frozenset({"a", "an", "one", "1", "一", "半"})
 
@@ -46,11 +48,26 @@ class Duration(NamedTuple):
         return self.count.lower() in _ONE_OR_LESS
 
 
-def durations(text: str) -> list[Duration]:
-    """Every span of time in ``text``, in order; "last year" and "去年" are a year ago."""
+def _days_since(holiday: str, today: date) -> int:
+    """Days from the last ``holiday`` ("christmas", "xmas", "black friday": the day after November's fourth
+    Thursday) before ``today``."""
+    def day_in(year: int) -> date:
+        if holiday.lower() == "black friday":
+            first = date(year, 11, 1)
+            return first + timedelta(days=(3 - first.weekday()) % 7 + 22)
+        return date(year, 12, 25)
+    last = day_in(today.year) if day_in(today.year) < today else day_in(today.year - 1)
+    return (today - last).days
+
+
+def durations(text: str, today: date | None = None) -> list[Duration]:
+    """Every span of time in ``text``, in order; "last year" and "去年" are a year ago, "last Christmas" and "last
+    Black Friday" as many days ago as they were before ``today`` (default: the date today)."""
     found = []
     for match in _PATTERN.finditer(text):
-        if match["last_year"]:
+        if match["holiday"]:
+            found.append(Duration(str(_days_since(match["holiday"], today or date.today())), "day"))
+        elif match["last_year"]:
             found.append(Duration("1", "year"))
         elif match["min_count"]:
             found.append(Duration(match["min_count"], "minute"))

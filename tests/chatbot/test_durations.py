@@ -1,3 +1,5 @@
+from datetime import date
+
 import pytest
 
 from chatbot.durations import Duration, durations
@@ -41,3 +43,13 @@ def test_at_most_one_is_a_count_of_one_or_a_half(text, one):
 def test_a_duration_s_count_as_a_number(text, number):
     """Stop 42: days and weeks past the 30-day window count ("六个星期前买的" kept the early defects)."""
     assert durations(text)[0].number == number
+
+
+@pytest.mark.parametrize(("text", "today", "days"), [
+    ("I bought it last Christmas", date(2026, 12, 3), "343"),  # stop 43's sweep: outlined with the early defects
+    ("got it last Black Friday", date(2026, 12, 3), "6"),  # November 27, 2026
+    ("a present from last xmas", date(2027, 1, 5), "11"),
+    ("last black friday", date(2025, 11, 29), "1"),  # November 28, 2025
+])
+def test_last_christmas_and_black_friday_are_days_before_today(text, today, days):
+    assert durations(text, today) == [Duration(days, "day")]
