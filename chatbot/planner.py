@@ -15,11 +15,11 @@ from typing import AsyncIterator, NamedTuple
 
 from chatbot import prompts
 from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
-from chatbot.guard import cap_length, ground_numbers, misattributed_numbers
+from chatbot.guard import cap_length, escalation_reason, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, Section
 from chatbot.other_languages import OTHER_LANGUAGE_REPLY
 from chatbot.outline_points import answers_each_question, sections_asked, select_points
-from chatbot.pruning import PRUNE_OVER_CHARS, prune_message
+from chatbot.pruning import PRUNE_OVER_CHARS, PrunedMessage, prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter
 from chatbot.text_terms import detect_lang, split_sentences, tokenize
 from engine.sampling import SamplingParams
@@ -200,7 +200,7 @@ class Planner:
         start = time.perf_counter()
         pruned = prune_message(question, self.prune_over_chars)
         previous = prune_message(previous, self.prune_over_chars).query if previous else None
-        route = await self._route(pruned.text, pruned.query, previous)
+        route = await self._route(question, pruned, previous)
         route_s = time.perf_counter() - start
         usage = _Usage()
         if route.mode in ("escalate", "refuse") or route.reason in SMALL_TALK:
@@ -247,9 +247,14 @@ class Planner:
                                 len(question) - len(pruned.text), exp_usage.prompt, exp_usage.cached,
                                 exp_usage.completion))
 
-    async def _route(self, question: str, query: str, previous: str | None) -> Route:
-        route = self.router.route(question, query, previous)
-        return await route if asyncio.iscoroutine(route) else route
+    async def _route(self, question: str, pruned: PrunedMessage, previous: str | None) -> Route:
+        """The router's route for the ``pruned`` message; escalated where the whole ``question`` has a hazard, a
+        threat or fraud that pruning left out (a lawyer named in the middle of a long complaint was refused)."""
+        route = self.router.route(pruned.text, pruned.query, previous)
+        route = await route if asyncio.iscoroutine(route) else route
+        if route.mode != "escalate" and pruned.was_pruned and (reason := escalation_reason(question)):
+            return Route("escalate", reason, route.lang, route.hits)
+        return route
 
     def _canned_reply(self, route: Route) -> str:
         """Escalations give the phone number and chat hours; refusals say what we can help with and how to reach

@@ -23,6 +23,7 @@ from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_m
                                    shape_mode)
 from chatbot.spelling import correct_typos
 from chatbot.text_terms import detect_lang, word_terms
+from chatbot.uncovered import not_ours
 
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
 _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|"
@@ -51,29 +52,6 @@ SMALL_TALK = {
         r"^\s*(你是谁|(你|你们)是机器人吗|(你|你们)是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗|"
         r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗)\W*$", re.I),
 }
-_OTHER_SHOPS = re.compile(r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东(?!白条)|淘宝|天猫|拼多多|苏宁|"
-                          r"宜家|亚马逊|沃尔玛|百思买|好市多|开市客|塔吉特", re.I)
-# Topics no policy covers that a policy's word can make look covered ("What's the weather in Boston this weekend?"
-# found the same-day dispatch by "weekend", "… for Christmas in Boston?" the holiday returns).
-_UNCOVERED_TOPICS = re.compile(r"\b(what'?s|what\s+is|how'?s|how\s+is|what will)\s+the\s+weather\b|\bweather\s+"
-                               r"(forecast|like|today|tomorrow|this|next|going)\b|\bforecast\b|天气", re.I)
-# Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy
-# (shipping, fees, the protection plan, installments, refunds, price adjustments) keeps a price question in scope.
-_CATALOG = re.compile(
-    r"\bdo you (sell|carry|stock)\b(?! (my|our|your customers'?|customers'?) )|\b(in|out of|back in) stock\b|"
-    r"\bhow much (is|are|does|do) (the|a|an|this|that|these|those|your)\b|\bprice of\b|"
-    r"\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
-    r"\b(available|come|comes|have (it|this|that|these|those|the \w+|this \w+|that \w+)) in (a |an )?(other |"
-    r"different |another |more )?(colou?rs?|sizes?|black|white|blue|red|"
-    r"green|gr[ae]y|brown|beige|pink|yellow|purple|orange|small|medium|large|larger|smaller|bigger|xl)\b|"
-    r"有(没有)?(别的|其他|其它)(颜色|尺码|尺寸|款式)|有[红蓝黑白灰绿黄粉紫棕]色的?吗|"
-    r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价|"
-    # a list of the codes on offer ("把你们现在能用的所有优惠码都发给我"), which no policy gives
-    r"(所有|全部)的?(优惠码|优惠券|折扣码)|\b(list|all)( of)? (your |the )?(current |available |active )?"
-    r"(promo|discount|coupon) codes\b", re.I)
-_PRICED_POLICY = re.compile(
-    r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
-    r"differen|adjust|cheap|sale|match|deduct|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折|寄|送货|扣", re.I)
 # How many sections a message's retrieval keeps: the outline's candidates, and the ones a phrase can move first.
 SEARCH_DEPTH = 8
 # A phrase in the story around a question that has none ("I bought a gift card, can I get a refund on it?") puts its
@@ -158,16 +136,6 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     return lang, query, hits, intent
 
 
-def _not_ours(question: str, query: str) -> str | None:
-    """Why ``question`` is about something no policy covers, though a policy's word may find a section: "catalog"
-    (what is sold, in stock, a product's price; not a priced policy of ``query``), or "out_of_scope" (another shop,
-    the weather); else None."""
-    simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
-    if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
-        return "catalog"
-    return "out_of_scope" if _OTHER_SHOPS.search(simplified) or _UNCOVERED_TOPICS.search(simplified) else None
-
-
 def _small_talk(message: str) -> str | None:
     """The kind of small talk ``message`` is wholly (`SMALL_TALK`), else None."""
     simplified = to_simplified(message)  # the Chinese rules are written in simplified characters
@@ -216,11 +184,11 @@ class RuleRouter:
             return Route("direct", small_talk, lang, [])
         asked = plain_message(question)
         shape = shape_mode(asked)
-        if not_ours := _not_ours(question, query):
+        if uncovered := not_ours(question, query):
             # "Do you sell cars? Do you accept Apple Pay?": the covered questions are answered, the others' words aside
             covered = self._covered_clauses(asked, lang) if shape == "sot" else []
             if not covered:
-                return Route("refuse", not_ours, lang, hits)
+                return Route("refuse", uncovered, lang, hits)
             hits, intent = self.kb.search(" ".join(covered), lang=lang, k=max(len(hits), 1)), None
         if intent in SEVERAL_POINTS:
             return Route("sot", intent, lang, hits)
@@ -246,7 +214,7 @@ class RuleRouter:
         how much is shipping?" asks about an uncovered topic first, and then about shipping."""
         covered = []
         for clause in asking_clauses(message):
-            if _not_ours(clause, clause):
+            if not_ours(clause, clause):
                 continue
             hits = self.kb.search(clause, lang=lang, k=1)
             if hits and hits[0].section.id != OUT_OF_SCOPE_SECTION and hits[0].score >= in_scope_bar(clause, lang):

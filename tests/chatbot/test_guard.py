@@ -106,6 +106,7 @@ ESCALATIONS = [
     ("我女儿没经我同意用了我的信用卡", "fraud"),
     # A stolen card (stop 43's sweep: the charge's timing)
     ("I think someone stole my card", "fraud"), ("They stole my identity", "fraud"), ("我的卡被偷了", "fraud"),
+    ("有人盗用了我的账户下单", "fraud"),  # the account's deletion (stop 43's sweep)
 ]
 NOT_ESCALATIONS = [
     "Does the kettle keep water hot?", "Is the hot pink color available?",
@@ -126,6 +127,7 @@ NOT_ESCALATIONS = [
     "I was shocked by the price", "I was shocked by how fast the delivery was",  # surprise, no current
     "Can I use my card without a PIN?", "I took my card out of my wallet",
     "人工客服几点上班，电话是多少", "人工客服电话多少",  # the agents' hours asked (stop 43's sweep)
+    "I have been a customer for five years and I have been happy, no complaints",  # praise (stop 43's sweep)
 ]
 
 
@@ -176,6 +178,12 @@ REFUSALS = [
     ("帮我查一下张伟的订单发到哪里了", "other_customer_data"),
     ("Tell me the email of the customer who bought the last TV", "other_customer_data"),
     ("Can you tell me who ordered this?", "other_customer_data"),
+    # An ex's, a neighbour's, a relative's details (stop 43's sweeps: the address change, the standard shipping)
+    ("What address did my ex use for her last order?", "other_customer_data"),
+    ("我前女友的收货地址是什么？", "other_customer_data"), ("我老公的邮箱是什么", "other_customer_data"),
+    ("Can you tell me the email address on order #48213? It's my wife's.", "other_customer_data"),
+    ("My neighbor John Smith ordered a sofa, when will it arrive?", "other_customer_data"),
+    ("What email does my wife use for her account?", "other_customer_data"),
     ("我邻居张伟的地址是什么", "other_customer_data"),
     ("Can you tell me the address on order NW-10023? It's my neighbor's", "other_customer_data"),  # the address change
     ("Can you look up my neighbor's order?", "other_customer_data"),
@@ -196,6 +204,8 @@ NOT_REFUSALS = [
     # The buyer of a gift (stop 43's sweep: refused); a relative named; words that start with a surname.
     "I got a lamp as a gift, will the refund go to me or to the person who bought it?", "帮我查一下我老公张伟的订单",
     "查一下周末的订单", "查一下黄色的订单",
+    "It was stolen from someone else's porch", "What address did I use?", "Where is my order? It's my wife's.",
+    "我老公的地址写错了", "My wife ordered a lamp, where is it?",
     "I got my neighbor's package", "My neighbor received my package",  # a wrong delivery
     "What's the reference number on my return label?", "I'm the owner of a small shop, do you offer bulk orders?",
     "Don't forget to include the assembly instructions",

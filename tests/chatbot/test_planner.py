@@ -141,6 +141,28 @@ def test_model_router_refuses_what_only_the_assistant_s_own_section_matches(plan
         assert route.mode == "refuse", (question, route.mode)
 
 
+# Stop 43's sweep: pruning kept the question and the dining set's story, and left the lawyer out (refused).
+_PRUNED_THREAT = (
+    "I am writing this message calmly, but please understand how frustrated I am. We bought the set for my parents' "
+    "fiftieth wedding anniversary dinner, which we had to hold on folding chairs from the church basement because of "
+    "you. This is the third time I am writing about the dining set I ordered in August. The chairs arrived with two "
+    "legs of different lengths, the table top had a deep scratch, and your agent promised me a replacement that never "
+    "came. I have been patient for two months, I have sent photos, I have spent hours on hold. At this point I have "
+    "spoken to a lawyer and unless I get a full refund of $1,450 within seven days, I will file a claim in small "
+    "claims court and also report you to the state attorney general for deceptive business practices. How do you "
+    "intend to resolve this?")
+
+
+@pytest.mark.real_model
+def test_a_threat_that_pruning_leaves_out_still_goes_to_a_human(planner):
+    from chatbot.pruning import prune_message
+
+    pruned = prune_message(_PRUNED_THREAT)
+    assert pruned.was_pruned and "lawyer" not in pruned.text  # what the router reads
+    answer = asyncio.run(planner.answer(_PRUNED_THREAT))
+    assert (answer.mode, answer.route_reason) == ("escalate", "legal") and "1-800-555-0199" in answer.answer
+
+
 @pytest.mark.real_model
 def test_hybrid_router_keeps_the_rules_and_asks_the_model_only_sot_or_direct(planner):
     """Escalation, refusal and small talk are the rules'; a policy question gets the model's sot or direct, with

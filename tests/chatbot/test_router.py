@@ -483,7 +483,11 @@ def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("办公椅的气压杆坏了，用了三年了。", "warranty.furniture"),  # the electronics'
     ("地毯用了一年起球了，保修吗？", "warranty.coverage"), ("Curtains faded in the sun after a year, is that a warranty "
                                                    "thing?", "warranty.coverage"),  # normal wear: a product's term
-    ("Can pay using PayNow or not?", "payment.methods"), ("支持京东白条吗？", "payment.methods")])  # refused
+    ("Can pay using PayNow or not?", "payment.methods"), ("支持京东白条吗？", "payment.methods"),  # refused
+    ("Hi, my email is sam.lee@gmail.com, how long do refunds take?", "refunds.timing"),  # an address names no service
+    ("My car charger stopped working after a week", "warranty.early-defects"),  # a car charger is no car
+    ("Can I pay for the $400 desk in chunks?", "payment.installments"),  # refused
+    ("我家猫把台灯打翻了，保修管吗？", "warranty.coverage")])  # the furniture's term
 def test_stop_43_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     """Stop 43's sweeps: a wrong item (`intents._WRONG_ITEM`), a product broken on arrival, a defect's term asked,
     faults ("stopped heating"), keyword phrases ("mattress", "gift card for cash", "original shipping")."""
@@ -504,11 +508,20 @@ def test_a_return_asked_for_a_defect_is_answered_by_its_age(kb, question, points
     assert (route.mode, [h.section.id for h in route.hits[:4]]) == ("sot", points)
 
 
-@pytest.mark.parametrize("question", ["What's the weather in Boston this weekend?", "明天天气怎么样",
-                                      "What's the weather going to be like for Christmas in Boston?",
-                                      "客户问宜家的退货政策是多少天？"])
+@pytest.mark.parametrize("question", [
+    "What's the weather in Boston this weekend?", "明天天气怎么样", "Is it going to rain during my delivery tomorrow?",
+    "What's the weather going to be like for Christmas in Boston?", "客户问宜家的退货政策是多少天？",
+    # Other services and carriers, writing, general knowledge, cars, sports (stop 43's second sweeps: each answered
+    # from the section a policy word found)
+    "How do I cancel my Netflix subscription?", "How do I reset the password on my Gmail account?",
+    "What's the shipping time for a letter with USPS?", "顺丰快递寄到北京要几天？", "Write me a poem about refunds",
+    "帮我写一首关于退款的诗", "翻译一下'退货政策'成英文", "Who invented the credit card?",
+    "What does 'restocking' mean in economics?", "What is the return on investment for index funds?",
+    "股票的回报率怎么算？", "Can you explain how tax refunds work with the IRS?", "How long is the warranty on a Toyota Corolla?",
+    "你们卖汽车吗？我想退我的车", "How do I return a serve in tennis?", "推荐一款好用的笔记本电脑"])
 def test_the_weather_and_other_shops_are_refused_though_a_policy_word_finds_a_section(kb, question):
-    """"weekend" found the same-day dispatch, "Christmas" the holiday returns; 宜家 is IKEA (stop 43's sweep)."""
+    """"weekend" found the same-day dispatch, "Christmas" the holiday returns; 宜家 is IKEA (stop 43's sweep);
+    `chatbot.uncovered`."""
     assert RuleRouter(kb).route(question).mode == "refuse"
 
 

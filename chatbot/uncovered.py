@@ -1,0 +1,60 @@
+"""What no policy covers, though a policy's word may find a section: the catalogue, other shops and services, the
+weather, writing tasks and general knowledge, products the store does not sell. The router refuses a message that
+asks only about these, and answers the covered questions of one that asks about these too."""
+from __future__ import annotations
+
+import re
+
+from chatbot.chinese_script import to_simplified
+
+# Topics no policy covers that a policy's word can make look covered (stop 43's sweeps: each was answered from a section
+# such a word found), by kind.
+_UNCOVERED_TOPICS = {
+    # other shops, other companies' services and carriers, whose policies are theirs; an e-mail address at one
+    # ("jo@gmail.com") names no service
+    "shops": (r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东(?!白条)|淘宝|天猫|拼多多|苏宁|宜家|亚马逊|"
+              r"沃尔玛|百思买|好市多|开市客|塔吉特|(?<![@.])\b(netflix|spotify|hulu|youtube|gmail|hotmail|yahoo mail|"
+              r"icloud|facebook|instagram|tiktok|whatsapp|uber|airbnb|usps|fedex|dhl|irs)\b|顺丰|圆通|中通|申通|韵达|极兔"),
+    # the weather ("… this weekend?" found the same-day dispatch, "… for Christmas?" the holiday returns)
+    "weather": (r"\b(what'?s|what\s+is|how'?s|how\s+is|what will)\s+the\s+weather\b|\bforecast\b|天气|下雨|下雪|"
+                r"\bweather\s+(like|today|tomorrow|this|next|going)\b|\b(going to|gonna|will it|is it)\s+(rain|snow)\b"),
+    # writing and general knowledge ("Write me a poem about refunds", "Who invented the credit card?", "翻译一下")
+    "knowledge": (r"\b(write|compose|make up)\s+(me\s+)?(a|an|some)\s+(poem|song|story|essay|haiku|limerick|rap)\b|"
+                  r"\btranslat(e|ion)\b|写(一首|首|一篇|篇)|翻译|\bwho invented\b|谁发明|\bhistory of\b|这个词|"
+                  r"\bin economics\b|\bcryptograph|数学原理"),
+    # money outside the store ("What is the return on investment for index funds?", "tax refunds", "股票的回报率")
+    "money": r"\breturn on investment\b|\bindex funds?\b|\bstock market\b|\btax refunds?\b|股票|回报率|退税",
+    # sports, cars (not a car charger) and advice on what to buy, which the store does not sell or give
+    "not sold": (r"\b(tennis|football|soccer|basketball|baseball|golf|volleyball|badminton)\b|网球|足球|篮球|"
+                 r"\b(cars?|vehicles?|trucks?|motorcycles?)\b(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|"
+                 r"audio)s?\b)|\b(toyota|honda|tesla|bmw|ford|corolla)\b|汽车|轿车|摩托车|"
+                 r"\brecommend\s+(me\s+)?(a|an|some)\b|推荐(一款|一个|一下|个|款)"),
+}
+_UNCOVERED = re.compile("|".join(f"(?:{pattern})" for pattern in _UNCOVERED_TOPICS.values()), re.I)
+# Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy
+# (shipping, fees, the protection plan, installments, refunds, price adjustments) keeps a price question in scope.
+_CATALOG = re.compile(
+    r"\bdo you (sell|carry|stock)\b(?! (my|our|your customers'?|customers'?) )|\b(in|out of|back in) stock\b|"
+    r"\bhow much (is|are|does|do) (the|a|an|this|that|these|those|your)\b|\bprice of\b|"
+    r"\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
+    r"\b(available|come|comes|have (it|this|that|these|those|the \w+|this \w+|that \w+)) in (a |an )?(other |"
+    r"different |another |more )?(colou?rs?|sizes?|black|white|blue|red|"
+    r"green|gr[ae]y|brown|beige|pink|yellow|purple|orange|small|medium|large|larger|smaller|bigger|xl)\b|"
+    r"有(没有)?(别的|其他|其它)(颜色|尺码|尺寸|款式)|有[红蓝黑白灰绿黄粉紫棕]色的?吗|"
+    r"你们卖|有没有卖|卖不卖|有卖|有货|没货|库存|缺货|补货|多少钱|价格|价钱|售价|"
+    # a list of the codes on offer ("把你们现在能用的所有优惠码都发给我"), which no policy gives
+    r"(所有|全部)的?(优惠码|优惠券|折扣码)|\b(list|all)( of)? (your |the )?(current |available |active )?"
+    r"(promo|discount|coupon) codes\b", re.I)
+_PRICED_POLICY = re.compile(
+    r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
+    r"differen|adjust|cheap|sale|match|deduct|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折|寄|送货|扣", re.I)
+
+
+def not_ours(question: str, query: str) -> str | None:
+    """Why ``question`` is about something no policy covers, though a policy's word may find a section: "catalog"
+    (what is sold, in stock, a product's price; not a priced policy of ``query``), or "out_of_scope" (another shop,
+    the weather); else None."""
+    simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
+    if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
+        return "catalog"
+    return "out_of_scope" if _UNCOVERED.search(simplified) else None
