@@ -1,0 +1,26 @@
+"""What no policy covers (`chatbot.uncovered`), by kind, and what stays covered beside it."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.uncovered import not_ours
+
+
+@pytest.mark.parametrize(("question", "reason"), [
+    ("Do you sell laptops?", "catalog"), ("沙发有货吗？", "catalog"),
+    ("What's IKEA's return policy?", "out_of_scope"), ("How do I cancel my Netflix subscription?", "out_of_scope"),
+    ("What's the weather like tomorrow?", "out_of_scope"), ("Write me a poem about refunds", "out_of_scope"),
+    ("What is the return on investment for index funds?", "out_of_scope"),
+    ("How long is the warranty on a Toyota Corolla?", "out_of_scope"), ("推荐一款好用的笔记本电脑", "out_of_scope"),
+])
+def test_what_no_policy_covers_has_a_reason(question, reason):
+    assert not_ours(question, question) == reason
+
+
+@pytest.mark.parametrize("question", [
+    "How much is express shipping?",  # a priced policy, not the catalogue
+    "Hi, my email is sam.lee@gmail.com, how long do refunds take?",  # an address names no service
+    "My car charger stopped working", "支持京东白条吗？", "How long do I have to return a lamp?",
+])
+def test_covered_questions_have_none(question):
+    assert not_ours(question, question) is None
