@@ -52,7 +52,7 @@ _PRODUCT_CLASS = re.compile(r"\b(for|on|of|with) (the |your )?(electronics?|elec
                             r"furniture)\b|电子产品的?|电器的?|家具的?", re.I | re.A)
 _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
-    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
+    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|(?<!\bnothing is )(?<!\bnothing was )(?<!\bnot )(?<!n't )\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
     r"\b(not|stopped) (working|charging)\b|\bstopped (heating|cooling|spinning|responding|blowing|printing|"
     r"draining|turning on)\b|\bwent (silent|dead|dark|black|blank)\b|\bcrackl|\bcame off\b|"
     r"\b(won'?t|doesn'?t|does not|will not) (heat|cool|spin|drain)\b|"

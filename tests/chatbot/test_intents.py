@@ -355,3 +355,11 @@ def test_returning_an_order_that_arrived_damaged_keeps_the_damaged_parcels(kb):
 
 def test_cancelling_an_order_not_yet_delivered_stays_a_cancellation(kb):
     assert RuleRouter(kb).route("I changed my mind, can I cancel my order?").hits[0].section.id == "orders.cancellation"
+
+
+@pytest.mark.parametrize("question", ["The lamp is not broken, it is just too dim. Can I return it?",
+                                      "It isn't broken, it's just too dim. Can I return it?"])
+def test_a_product_said_not_to_be_broken_is_no_defect(kb, question):
+    """Stop 43's sweep: "… so this is not a rant … nothing is broken, …" was outlined with the early defects."""
+    route = RuleRouter(kb).route(question)
+    assert route.reason != "defect" and route.hits[0].section.id == "returns.time-limit"
