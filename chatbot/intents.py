@@ -57,6 +57,7 @@ _DEFECT = re.compile(
     r"draining|turning on)\b|\bwent (silent|dead|dark|black|blank)\b|\bcrackl|\bcame off\b|"
     r"\b(won'?t|doesn'?t|does not|will not) (heat|cool|spin|drain)\b|"
     r"\bdied\b|\bflicker|\bbuzz|\bbusted\b|\bno sound\b|\bdead pixels?\b|\bwobbl|"
+    r"\bcracks?\b|"
     r"\bpeeling\b|\bsnapped\b|\bchipping\b|\bstain(s|ed)?\b|\bsmells? (musty|moldy|mouldy|bad|weird|funny)\b|"
     r"\blines? (across|on|down) (my |the )?(screen|monitor|display)\b|"
     r"\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|"
@@ -315,7 +316,7 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
     best = hits[0]
     product_named = any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
-    return ((best.section.id in _DEFECT_SECTIONS[1:] or (best.section.category in ("payment", "account")
+    return ((best.section.id in _DEFECT_SECTIONS[1:] or (best.section.category in ("payment", "account", "refunds")
                                                          and product_named))
             and best.section.id not in kb.phrase_sections(text, lang))
 

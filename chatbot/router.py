@@ -26,9 +26,11 @@ from chatbot.text_terms import detect_lang, word_terms
 from chatbot.uncovered import not_ours
 
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
-_THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|"
-           r"cheers|(i )?appreciate (it|that)|understood|i see|noted)( for (the|your|all the|all your) help)?|"
-           r"(that|this|it)('s| is| was)?( really| very)? (helps|helped|helpful)|"
+_THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|"
+           r"(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|cheers|(i )?appreciate (it|that)|understood|"
+           r"i see|noted)( for (that|this|it|(the|your|all the|all your) help))?|"
+           r"(that|this|it)('s| is| was)?( really| very)? (helps|helped|helpful)|(that|this)( has)? sorted it|"
+           r"you('ve| have)? been (really |very |so )?helpful( today)?|have a (good|great|nice) (one|day)|"
            r"i (love|like) (your|this) (store|shop|site|website|products|service)|"
            r"you( guys| all)?('re| are)( really| so)? (great|awesome|amazing|the best)|"
            r"(great|excellent|amazing) (service|store|shop))")

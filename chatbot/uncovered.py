@@ -19,7 +19,8 @@ _UNCOVERED_TOPICS = {
     "weather": (r"\b(what'?s|what\s+is|how'?s|how\s+is|what will)\s+the\s+weather\b|\bforecast\b|天气|下雨|下雪|"
                 r"\bweather\s+(like|today|tomorrow|this|next|going)\b|\b(going to|gonna|will it|is it)\s+(rain|snow)\b"),
     # writing and general knowledge ("Write me a poem about refunds", "Who invented the credit card?", "翻译一下")
-    "knowledge": (r"\b(write|compose|make up)\s+(me\s+)?(a|an|some)\s+(poem|song|story|essay|haiku|limerick|rap)\b|"
+    "knowledge": (r"\b(write|compose|make up)\s+(me\s+)?(a|an|some)\s+(poem|song|story|essay|haiku|limerick|rap|"
+                  r"cover letter|resume|cv)\b|"
                   r"\btranslat(e|ion)\b|写(一首|首|一篇|篇)|翻译|\bwho invented\b|谁发明|\bhistory of\b|这个词|"
                   r"\bin economics\b|\bcryptograph|数学原理"),
     # money outside the store ("What is the return on investment for index funds?", "tax refunds", "股票的回报率")

@@ -487,7 +487,12 @@ def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("Hi, my email is sam.lee@gmail.com, how long do refunds take?", "refunds.timing"),  # an address names no service
     ("My car charger stopped working after a week", "warranty.early-defects"),  # a car charger is no car
     ("Can I pay for the $400 desk in chunks?", "payment.installments"),  # refused
-    ("我家猫把台灯打翻了，保修管吗？", "warranty.coverage")])  # the furniture's term
+    ("我家猫把台灯打翻了，保修管吗？", "warranty.coverage"),  # the furniture's term
+    ("what do you charge for delivery on a small order", "shipping.standard"),  # the charge's timing
+    ("can i return a monogrammed towel set", "returns.non-returnable"),  # the return window
+    ("My new kettle stopped working after 10 days, what should I do?", "warranty.early-defects"),  # the bank's time
+    ("Help!! the sofa I ordered came with a crack in the frame, I want it replaced or my money back. Do I need to send "
+     "photos?", "warranty.early-defects")])  # the refund's timing ("money back"): "a crack" is a defect
 def test_stop_43_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     """Stop 43's sweeps: a wrong item (`intents._WRONG_ITEM`), a product broken on arrival, a defect's term asked,
     faults ("stopped heating"), keyword phrases ("mattress", "gift card for cash", "original shipping")."""
@@ -518,7 +523,8 @@ def test_a_return_asked_for_a_defect_is_answered_by_its_age(kb, question, points
     "帮我写一首关于退款的诗", "翻译一下'退货政策'成英文", "Who invented the credit card?",
     "What does 'restocking' mean in economics?", "What is the return on investment for index funds?",
     "股票的回报率怎么算？", "Can you explain how tax refunds work with the IRS?", "How long is the warranty on a Toyota Corolla?",
-    "你们卖汽车吗？我想退我的车", "How do I return a serve in tennis?", "推荐一款好用的笔记本电脑"])
+    "你们卖汽车吗？我想退我的车", "How do I return a serve in tennis?", "推荐一款好用的笔记本电脑",
+    "help me write a cover letter for a job application"])  # the coverage ("cover")
 def test_the_weather_and_other_shops_are_refused_though_a_policy_word_finds_a_section(kb, question):
     """"weekend" found the same-day dispatch, "Christmas" the holiday returns; 宜家 is IKEA (stop 43's sweep);
     `chatbot.uncovered`."""
@@ -652,7 +658,11 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
     ("Are you ChatGPT?", "about"), ("What model are you?", "about"), ("你是什么模型？", "about"),  # refused
     # Sweep 92: refused; the store credit ("store"), refused, refused.
     ("你们是机器人吗？", "about"), ("I love your store!", "thanks"), ("You guys are great", "thanks"), ("你们太棒了！", "thanks"),
-    ("I appreciate it", "thanks"), ("我知道了", "thanks"), ("I'm done", "goodbye"), ("That's it", "goodbye")])  # refused
+    ("I appreciate it", "thanks"), ("我知道了", "thanks"), ("I'm done", "goodbye"), ("That's it", "goodbye"),  # refused
+    # Stop 43's sweep: refused.
+    ("hiya, u there?", "greeting"), ("Good morning, anyone around?", "greeting"),
+    ("Thanks so much, that sorted it!", "thanks"), ("ok brill, cheers for that", "thanks"),
+    ("thx for the help, have a good one", "thanks"), ("Appreciate it, you've been really helpful today.", "thanks")])
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
