@@ -34,18 +34,20 @@ _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|"
            r"i (love|like) (your|this) (store|shop|site|website|products|service)|"
            r"you( guys| all)?('re| are)( really| so)? (great|awesome|amazing|the best)|"
            r"(great|excellent|amazing) (service|store|shop))")
+# ... and in Chinese, strung together as well ("好的 明白了 谢谢你的耐心", "谢谢啦 问题解决了").
+_ZH_THANKS = (r"(好的|好|行|ok|明白了|知道了|懂了|我?明白了|我?知道了|我?懂了|(谢谢|感谢|多谢)(你|您)?(啦|了|哈|呀)?"
+              r"(的(耐心|帮助|帮忙))?|辛苦(了|啦)|(问题)?(解决了|搞定了|没问题了)|(你们|你)(真|很|太)?(棒|好)了?|"
+              r"(服务|你们的店)(真|很|太)?(棒|好)了?)")
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
 # goodbye, or a question about the assistant itself.
 SMALL_TALK = {
     "greeting": GREETING,
     "thanks": re.compile(
-        rf"^\s*{_THANKS}(\W+{_THANKS})*\W*$|"
-        r"^\s*(好的|好|明白了|知道了|懂了)?\W*(谢谢(你|您)?|多谢|感谢|好的|我?明白了|我?知道了|我?懂了|(你们|你)(真|很|太)?(棒|好)了?|"
-        r"(服务|你们的店)(真|很|太)?(棒|好)了?)\W*$", re.I),
+        rf"^\s*{_THANKS}(\W+{_THANKS})*\W*$|^\s*{_ZH_THANKS}(\W*{_ZH_THANKS})*\W*$", re.I),
     "goodbye": re.compile(  # "ok bye", "明白了，拜拜" too
         r"^\s*((ok(ay)?|alright|thanks?|thank you|cool|great|got it)\W+)?(bye|goodbye|bye bye|see you|see ya|"
         r"that'?s (all|it)|that is (all|it)|i'?m done|nothing else|no more questions)\W*$|"
-        r"^\s*((好的|好|明白了|知道了|懂了|谢谢|行)\W*)?(再见|拜拜|没有了|没事了)\W*$", re.I),
+        r"^\s*((好的|好|明白了|知道了|懂了|谢谢|行|辛苦了)\W*)?(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(
         r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
         r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"

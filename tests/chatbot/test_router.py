@@ -662,7 +662,9 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
     # Stop 43's sweep: refused.
     ("hiya, u there?", "greeting"), ("Good morning, anyone around?", "greeting"),
     ("Thanks so much, that sorted it!", "thanks"), ("ok brill, cheers for that", "thanks"),
-    ("thx for the help, have a good one", "thanks"), ("Appreciate it, you've been really helpful today.", "thanks")])
+    ("thx for the help, have a good one", "thanks"), ("Appreciate it, you've been really helpful today.", "thanks"),
+    ("你好呀", "greeting"), ("hello，有人吗", "greeting"), ("早上好～", "greeting"), ("在吗？", "greeting"),
+    ("谢谢啦 问题解决了", "thanks"), ("好的 明白了 谢谢你的耐心", "thanks"), ("辛苦了，拜拜", "goodbye")])
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
