@@ -68,7 +68,9 @@ _ESCALATION_RULES = {
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t|ing)?\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
-        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|焦味|糊味|跳闸|烧伤|烫伤|受伤|割伤|割破|夹伤|(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
+        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|焦味|糊味|跳闸|烧伤|烫伤|受伤|割伤|割破|夹伤|"
+        r"(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|"
+        r"流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
         flags=re.A,
     ),
     "fraud": _rules(

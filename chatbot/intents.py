@@ -52,7 +52,8 @@ _PRODUCT_CLASS = re.compile(r"\b(for|on|of|with) (the |your )?(electronics?|elec
                             r"furniture)\b|电子产品的?|电器的?|家具的?", re.I | re.A)
 _CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
-    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|(?<!\bnothing is )(?<!\bnothing was )(?<!\bnot )(?<!n't )\bbroken\b|\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
+    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|(?<!\bnothing is )(?<!\bnothing was )(?<!\bnot )(?<!n't )\bbroken\b|"
+    r"\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
     r"\b(not|stopped) (working|charging)\b|\bstopped (heating|cooling|spinning|responding|blowing|printing|"
     r"draining|turning on)\b|\bwent (silent|dead|dark|black|blank)\b|\bcrackl|\bcame off\b|"
     r"\b(won'?t|doesn'?t|does not|will not) (heat|cool|spin|drain)\b|"
@@ -203,10 +204,12 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
         return "overview", lead
     if _DEFECT.search(text):
         product = tuple(h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS)[:1]
-        # past the window, a return asked is answered by the window first ("My blender broke after 2 months. Can I
-        # still return it or do I need a warranty claim?" got the warranty alone)
-        early = ((RETURN_WINDOW_SECTION,) if any(_RETURN.search(c) for c in asking_clauses(text)) else ()) if (
-            _past_the_return_window(text)) else _DEFECT_SECTIONS[:1]
+        if not _past_the_return_window(text):
+            early = _DEFECT_SECTIONS[:1]
+        elif any(_RETURN.search(c) for c in asking_clauses(text)):  # a return asked past the window: the window
+            early = (RETURN_WINDOW_SECTION,)  # first ("My blender broke after 2 months. Can I still return it or do
+        else:  # I need a warranty claim?" got the warranty alone)
+            early = ()
         # the product's term first where the question asks how long ("My laptop screen broke, how long is the
         # warranty?"), after the early defects otherwise
         asks_the_term = any(_TERM_WORDS.search(c) for c in asking_clauses(text))

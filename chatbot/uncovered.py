@@ -17,7 +17,8 @@ _UNCOVERED_TOPICS = {
               r"icloud|facebook|instagram|tiktok|whatsapp|uber|airbnb|usps|fedex|dhl|irs)\b|顺丰|圆通|中通|申通|韵达|极兔"),
     # the weather ("… this weekend?" found the same-day dispatch, "… for Christmas?" the holiday returns)
     "weather": (r"\b(what'?s|what\s+is|how'?s|how\s+is|what will)\s+the\s+weather\b|\bforecast\b|天气|下雨|下雪|"
-                r"\bweather\s+(like|today|tomorrow|this|next|going)\b|\b(going to|gonna|will it|is it)\s+(rain|snow)\b"),
+                r"\bweather\s+(like|today|tomorrow|this|next|going)\b|"
+                r"\b(going to|gonna|will it|is it)\s+(rain|snow)\b"),
     # writing and general knowledge ("Write me a poem about refunds", "Who invented the credit card?", "翻译一下")
     "knowledge": (r"\b(write|compose|make up)\s+(me\s+)?(a|an|some)\s+(poem|song|story|essay|haiku|limerick|rap|"
                   r"cover letter|resume|cv)\b|"
