@@ -78,6 +78,7 @@ _ESCALATION_RULES = {
         r"\bunauthori[sz]ed\s+(charge|purchase|order|transaction|payment|access)",
         r"\b(stolen|hacked|compromised)\s+(credit\s+)?(card|account)",
         r"\b(card|account)\s+(was|has\s+been|got|is)\s+(stolen|hacked|compromised)",
+        r"\b(i|we)('ve|\s+have)?\s+(been|got)\s+hacked\b",  # "I think I've been hacked" (stop 43's sweep)
         r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
         r"\b(stole|steal|stealing)\s+my\s+(credit\s+|debit\s+|bank\s+)?(card|account|identity|wallet|purse)\b",
         r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?my\s+account",
@@ -202,7 +203,7 @@ _REFUSAL_RULES = {
         # another's details asked, whose they are told after ("the email address on order #48213? It's my wife's.")
         r"\b(e-?mail|address|phone|password|card)\b[^.?!]{0,60}[.?!]\s*(it'?s|it\s+is|that'?s|that\s+is)\s+"
         r"(my\s+)?(\w+\s+)?(wife|husband|partner|sister|brother|friend|mom|mother|dad|father|son|daughter|ex|"
-        r"neighbou?r|roommate|boss|colleague|coworker)'?s\W*$",
+        r"neighbou?r|roommate|boss|colleague|coworker)'?s(\W*$|\s*[,;.!])",
         r"\b(neighbou?r|ex|coworker|co-worker|colleague|boss|stranger)'?s\s+"
         r"(order|account|address|email|phone|password|purchase|card|data|information|details)",
         r"(其他|别的|另一个|另一位)(客户|顾客|用户|买家)的?(订单|地址|电话|邮箱|账户|账号|信息|资料|数据)",
@@ -212,6 +213,7 @@ _REFUSAL_RULES = {
         r"是(什么|多少|哪)",
         r"((别人|他人|其他人)|(邻居|同事|前任|老板)\w{0,4})的(订单|地址|电话|手机号|邮箱|账户|账号|信息|资料|数据|购买记录)",
         r"(客户|用户|顾客)(名单|列表|数据库|资料)",
+        r"(那|这)(个)?是(我)?(朋友|邻居|同事|室友|前任|老板)的(订单|账户|账号)",  # "…收件人电话吗，那是我朋友的订单"
         # A named person's order looked up ("帮我查一下张伟的订单", stop 43's sweep: the tracking), by common surnames
         # that seldom start a word ("周末", "黄色", "许多" aside); "查一下我老公张伟的订单" names a relative.
         r"(查|看|告诉我|找|调出)(一下|下)?(王|李|张|刘|陈|杨|赵|吴|徐|孙|朱|胡|郭|林|罗|郑|梁|谢|宋|唐|韩|冯|邓|曹|彭|肖|董|潘|"

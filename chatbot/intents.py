@@ -85,7 +85,8 @@ AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 _DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barrived\b|\b(it|they|order|package|parcel) "
                         r"came\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了|收到货", re.I)
 # An order that has shipped ("It already shipped", "已经发货了"); "hasn't shipped" and "还没发货" have not.
-_SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?(shipped|dispatched)\b|已经发货|已发货|发货了|发出了|已经出货|"
+_SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?(shipped|dispatched)\b|"
+                      r"\b(it|they|order) (already )?(shipped|dispatched)\b|已经发货|已发货|发货了|发出了|已经出货|"
                       r"已出货|出货了|发出去了|寄出去了|已经寄出", re.I)
 
 

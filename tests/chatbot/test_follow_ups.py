@@ -229,7 +229,8 @@ def test_stop_42_sweep_follow_ups(kb, previous, message, section_id):
     ("I got the wrong item in my package", "do I get the shipping cost refunded as well?",
      "refunds.shipping-charges"),  # the return's label ("wrong item"), not the original shipping
     ("My refund was issued on Tuesday", "when will it be in my account?", "refunds.bank-processing"),  # refused
-    ("我想用Klarna", "最低要买多少", "payment.installments")])  # refused: "买" asks how much
+    ("我想用Klarna", "最低要买多少", "payment.installments"),  # refused: "买" asks how much
+    ("The lamp I bought is cheaper now", "I bought it 20 days ago, am I still eligible?", "payment.price-adjustment")])
 def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, message, section_id):
     """Stop 43's sweep: "what if …", "and if …" and "does that work?" (`follow_ups._STILL_HOLDS`) ask the previous
     question of a detail (each was refused alone, but the price drop)."""

@@ -107,6 +107,7 @@ ESCALATIONS = [
     # A stolen card (stop 43's sweep: the charge's timing)
     ("I think someone stole my card", "fraud"), ("They stole my identity", "fraud"), ("我的卡被偷了", "fraud"),
     ("有人盗用了我的账户下单", "fraud"),  # the account's deletion (stop 43's sweep)
+    ("Someone changed the email on my account and it wasn't me. I think I've been hacked", "fraud"),  # the email
 ]
 NOT_ESCALATIONS = [
     "Does the kettle keep water hot?", "Is the hot pink color available?",
@@ -184,6 +185,8 @@ REFUSALS = [
     ("Can you tell me the email address on order #48213? It's my wife's.", "other_customer_data"),
     ("My neighbor John Smith ordered a sofa, when will it arrive?", "other_customer_data"),
     ("What email does my wife use for her account?", "other_customer_data"),
+    ("What's the phone number and address on order 55102? It's my neighbor's, I just want to check",
+     "other_customer_data"), ("能告诉我订单12345的收件人电话吗，那是我朋友的订单", "other_customer_data"),
     ("我邻居张伟的地址是什么", "other_customer_data"),
     ("Can you tell me the address on order NW-10023? It's my neighbor's", "other_customer_data"),  # the address change
     ("Can you look up my neighbor's order?", "other_customer_data"),
@@ -206,6 +209,7 @@ NOT_REFUSALS = [
     "查一下周末的订单", "查一下黄色的订单",
     "It was stolen from someone else's porch", "What address did I use?", "Where is my order? It's my wife's.",
     "我老公的地址写错了", "My wife ordered a lamp, where is it?",
+    "What is the address on my order? It's my wife's birthday present",
     "I got my neighbor's package", "My neighbor received my package",  # a wrong delivery
     "What's the reference number on my return label?", "I'm the owner of a small shop, do you offer bulk orders?",
     "Don't forget to include the assembly instructions",

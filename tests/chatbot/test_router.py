@@ -495,7 +495,10 @@ def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, s
      "photos?", "warranty.early-defects"),  # the refund's timing ("money back"): "a crack" is a defect
     ("收到的咖啡机盒子已经扔了 还能退吗", "returns.condition"),  # the return window
     ("地址写错了，能改吗，还没发货", "orders.address-change"),  # the dispatch ("还没发货")
-    ("My phone charger stopped working", "warranty.early-defects")])  # the agents' phone number ("phone")
+    ("My phone charger stopped working", "warranty.early-defects"),  # the agents' phone number ("phone")
+    ("Can I cancel my order? It shipped yesterday.", "orders.after-shipment"),  # the cancellation alone
+    ("Hi, I forgot to add a lamp to my order, can you just put it on the same one?", "orders.adding-items"),
+    ("Order shipped to my old address!! Can you reroute it to my new place?", "orders.address-change")])  # email
 def test_stop_43_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     """Stop 43's sweeps: a wrong item (`intents._WRONG_ITEM`), a product broken on arrival, a defect's term asked,
     faults ("stopped heating"), keyword phrases ("mattress", "gift card for cash", "original shipping")."""
