@@ -56,8 +56,8 @@ def _days_since(holiday: str, today: date) -> int:
             first = date(year, 11, 1)
             return first + timedelta(days=(3 - first.weekday()) % 7 + 22)
         return date(year, 12, 25)
-    last = day_in(today.year) if day_in(today.year) < today else day_in(today.year - 1)
-    return (today - last).days
+    this_year = day_in(today.year)
+    return (today - (this_year if this_year < today else day_in(today.year - 1))).days
 
 
 def durations(text: str, today: date | None = None) -> list[Duration]:

@@ -132,6 +132,8 @@ _ESCALATION_RULES = {
 # People a customer names as their own ("My wife Jane Smith wants her order cancelled"): not another customer.
 _RELATIVES = ("wife", "husband", "partner", "son", "daughter", "mom", "mother", "dad", "father", "sister", "brother",
               "friend")
+# ... and the people whose details are still theirs, not the customer's, once asked for.
+_PEOPLE_KNOWN = "|".join(_RELATIVES + ("ex", "neighbou?r", "roommate", "boss", "colleague", "coworker"))
 
 _REFUSAL_RULES = {
     "prompt_injection": _rules(
@@ -183,8 +185,7 @@ _REFUSAL_RULES = {
         # Another person's contact details asked for, a relative's too ("My sister ordered something. Can you tell me
         # what address she used?"); "my son's order hasn't arrived" asks about an order, not for details.
         r"\b(what|which)\s+(address|e-?mail|phone(\s+number)?|card|password)\s+(did\s+|does\s+|has\s+)?"
-        r"((she|he|they)|(my|our)\s+(ex|ex-\w+|wife|husband|partner|sister|brother|friend|mom|mother|dad|father|son|"
-        r"daughter|neighbou?r|roommate|boss|colleague|coworker))\s+"
+        rf"((she|he|they)|(my|our)\s+(ex-\w+|{_PEOPLE_KNOWN}))\s+"
         r"(use|used|gave|give|entered|enter|put)\b|"
         r"\b(tell|give|show|find|look\s+up|send)\b[^.?!]{0,30}\b(sister|brother|friend|mom|mother|dad|father|husband|"
         r"wife|son|daughter|ex|cousin|aunt|uncle)'?s\s+(address|e-?mail|phone|password|card)\b",
@@ -202,8 +203,7 @@ _REFUSAL_RULES = {
         r"(ordered|bought|purchased|placed)\b",
         # another's details asked, whose they are told after ("the email address on order #48213? It's my wife's.")
         r"\b(e-?mail|address|phone|password|card)\b[^.?!]{0,60}[.?!]\s*(it'?s|it\s+is|that'?s|that\s+is)\s+"
-        r"(my\s+)?(\w+\s+)?(wife|husband|partner|sister|brother|friend|mom|mother|dad|father|son|daughter|ex|"
-        r"neighbou?r|roommate|boss|colleague|coworker)'?s(\W*$|\s*[,;.!])",
+        rf"(my\s+)?(\w+\s+)?({_PEOPLE_KNOWN})'?s(\W*$|\s*[,;.!])",
         r"\b(neighbou?r|ex|coworker|co-worker|colleague|boss|stranger)'?s\s+"
         r"(order|account|address|email|phone|password|purchase|card|data|information|details)",
         r"(其他|别的|另一个|另一位)(客户|顾客|用户|买家)的?(订单|地址|电话|邮箱|账户|账号|信息|资料|数据)",

@@ -205,15 +205,16 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
         return "overview", lead
     if _DEFECT.search(text):
         product = tuple(h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS)[:1]
+        asked = asking_clauses(text)
         if not _past_the_return_window(text):
             early = _DEFECT_SECTIONS[:1]
-        elif any(_RETURN.search(c) for c in asking_clauses(text)):  # a return asked past the window: the window
-            early = (RETURN_WINDOW_SECTION,)  # first ("My blender broke after 2 months. Can I still return it or do
-        else:  # I need a warranty claim?" got the warranty alone)
+        elif any(_RETURN.search(c) for c in asked):  # a return asked past the window: the window first ("My
+            early = (RETURN_WINDOW_SECTION,)  # blender broke after 2 months. Can I still return it or do I need a
+        else:  # warranty claim?" got the warranty alone)
             early = ()
         # the product's term first where the question asks how long ("My laptop screen broke, how long is the
         # warranty?"), after the early defects otherwise
-        asks_the_term = any(_TERM_WORDS.search(c) for c in asking_clauses(text))
+        asks_the_term = any(_TERM_WORDS.search(c) for c in asked)
         ids = (product + early if asks_the_term else early + product) + _DEFECT_SECTIONS[1:]
         return "defect", [kb.get(section_id, lang) for section_id in ids]
     if sections := _overview_among_questions(kb, text, lang, bar):
@@ -257,7 +258,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # other categories' words ("two weeks" found the two-factor) left out
         hits, intent = [h for h in lead if h.section.category in ("refunds", "returns")], "refund"
     if (intent is None and hits and hits[0].section.category == "returns"  # "…send the trainers back after 31 days…"
-            and hits[0].section.id != RETURN_WINDOW_SECTION and _RETURN.search(text) and _past_the_return_window(text)):
+            and hits[0].section.id != RETURN_WINDOW_SECTION and _RETURN.search(text) and past_the_window):
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and (hits[0].section.id not in _WRONG_ITEM_ANSWERS or hits[0].score < bar)
             and _WRONG_ITEM.search(text)):  # "You sent me a blue toaster instead of the red one": the electronics'
