@@ -31,7 +31,8 @@ _WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|what if|and|if|for|an?|t
 # A detail told with whether the previous answer holds for it: "my order is $300, does that work?" after Klarna,
 # "I bought it 20 days ago, does that still work?" after a price drop, "订单只有80美元可以吗".
 _STILL_HOLDS = re.compile(r"\b(does|would|will|is) (that|this|it) (still )?(work|count|apply|qualify|be ok|be okay)\b"
-                          r"\W*$|\b((is|would) (that|this|it) )?(still )?(ok|okay|fine|enough)\W*$|"
+                          r"\W*$|(\b(is|would|will) (that|this|it)( still)?( be)?|\bstill) (ok|okay|fine|enough)\W*$|"
+                          r"\b(ok|okay|fine|enough)\s*[?？]+\s*$|"
                           r"\b(am i|are we|is it|is that|would i be) (still )?eligible\W*$|"
                           r"(这样|那)?(还)?(可以|行|算|适用|有效)吗\W*$", re.I)
 

@@ -238,6 +238,16 @@ def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, mess
     assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
 
 
+@pytest.mark.parametrize(("previous", "message"), [
+    ("How do I return an item?", "it arrived fine"), ("How do I reset my password?", "my dog is fine"),
+    ("Can I cancel my order?", "my kids are ok")])
+def test_a_statement_ending_in_fine_asks_nothing_of_the_answer(kb, previous, message):
+    """Stop 43's `_STILL_HOLDS` read any short message ending in "ok", "fine" or "enough" as asking whether the
+    previous answer holds; only "still ok", "is that enough", "would that be fine", "… ok?" ask it. (Such a statement
+    is still read with the previous question as the customer's case, `tells_its_case`.)"""
+    assert follow_up_hits(kb, message, previous, "en", k=1) is None
+
+
 @pytest.mark.parametrize(("previous", "message", "reason"), [
     ("How long does a refund take?", "ok bye", "goodbye"), ("运费怎么算？", "明白了，拜拜", "goodbye")])  # both refused
 def test_a_goodbye_after_ok_is_a_goodbye(kb, previous, message, reason):
