@@ -68,7 +68,7 @@ _ESCALATION_RULES = {
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t|ing)?\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
-        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|烧焦|焦味|糊味|跳闸|烧伤|烫伤|受伤|割伤|割破|夹伤|"
+        r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|电了(我|他|她|孩子|小孩)|烧焦|焦味|糊味|跳闸|烧伤|烫伤|受伤|割伤|割破|夹伤|"
         r"(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|"
         r"流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
         flags=re.A,
@@ -85,7 +85,7 @@ _ESCALATION_RULES = {
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+my\s+(credit\s+)?"
         r"(card|account|paypal)",
         # "My daughter used my card without asking"
-        r"\bus(ed|ing|es)\s+my\s+(credit\s+|debit\s+)?(card|account|paypal)\s+without\s+(asking|my\s+"
+        r"\bus(ed|ing|es)\s+(my|their|his|her)\s+(credit\s+|debit\s+)?(card|account|paypal)\s+(on\s+\w+\s+site\s+)?without\s+(asking|my\s+"
         r"(permission|consent|knowledge|authori[sz]ation)|permission|consent|telling\s+me)",
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
         # "Someone placed an order on my account that I did not make" (stop 42: the address change was answered)
@@ -102,7 +102,8 @@ _ESCALATION_RULES = {
     ),
     "legal": _rules(
         r"\b(lawyer|attorney|solicitor|lawsuit|litigation)s?\b|\blegal\s+action\b|\bsmall\s+claims\b",
-        r"\bclass\s+action\b|\b(sue|suing)\s+(you|northwind|your|the)\b|\b(i'?ll|will|going\s+to|gonna)\s+sue\b",
+        r"\bclass\s+action\b|\b(sue|suing)\s+(you|us|northwind|your|the)\b|\b(i'?ll|will|going\s+to|gonna)\s+sue\b|"
+        r"\b(threaten\w*|wants?|wanted|plans?|planning|decided)\s+to\s+sue\b",  # an agent's "customer wants to sue"
         r"\b(take|see)\s+(you|northwind)\s+(to|in)\s+court\b",
         r"\breport(ing)?\s+(you|northwind|this|your\s+(company|store))\s+to\s+(the\s+)?"
         r"(bbb|better\s+business\s+bureau|ftc|attorney\s+general|authorities|police|consumer)",
@@ -115,6 +116,9 @@ _ESCALATION_RULES = {
         r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
+        # "Get me a supervisor", "I want a human NOW", "human pls" (stop 44's sweep: answered or refused)
+        r"\b(get|give|want|need)\s+(me\s+)?(a|an|your)\s+(human|manager|supervisor|representative)\b|"
+        r"^\W*(human|agent|representative|operator)\s+(pls|plz|please)\W*$",
         r"\b(transfer|connect|put)\s+me\s+(through\s+)?(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"(?<!\bno )(?<!\bany )\bcomplain(t|ts|ing)?\b|\bcompensat(e|ion)\b|"  # "no complaints" is praise
@@ -198,6 +202,10 @@ _REFUSAL_RULES = {
         r"(^|[.?!,;:]\s*|\b(tell|know|see|show|find\s+out|wonder|wondering|ask|asking)\s+(me\s+|us\s+)?)"
         r"who\s+(else\s+)?(bought|ordered|purchased)\b|"
         r"\b(customers?|users?|buyers?|shoppers?|people|others)\s+who\s+(bought|ordered|purchased)\b",
+        # whose details they are, told ("…order history for account bob.smith@example.com? I'm his neighbour"), and
+        # a named person's order asked ("Can you tell me what John Smith ordered?"; stop 44's sweeps)
+        r"\b(i'?m|i\s+am)\s+(his|her|their)\s+(neighbou?r|co-?worker|colleague|roommate|boss|landlord|ex)\b|"
+        r"\bwhat\s+(?-i:[A-Z][a-z]+\s+[A-Z][a-z]+)\s+(has\s+)?(ordered|bought|purchased)\b",
         # a neighbour's order asked after ("My neighbor John Smith ordered a sofa, when will it arrive?")
         r"\bmy\s+(neighbou?r|co-?worker|colleague|boss|roommate|landlord|ex)(\s+[A-Z][a-z]+){0,2}\s+(has\s+)?"
         r"(ordered|bought|purchased|placed)\b",
@@ -206,17 +214,18 @@ _REFUSAL_RULES = {
         rf"(my\s+)?(\w+\s+)?({_PEOPLE_KNOWN})'?s(\W*$|\s*[,;.!])",
         r"\b(neighbou?r|ex|coworker|co-worker|colleague|boss|stranger)'?s\s+"
         r"(order|account|address|email|phone|password|purchase|card|data|information|details)",
-        r"(其他|别的|另一个|另一位)(客户|顾客|用户|买家)的?(订单|地址|电话|邮箱|账户|账号|信息|资料|数据)",
+        r"(其他|别的|另一个|另一位)\s*(客户|顾客|用户|买家|customer|user)\s*的?\s*"
+        r"(订单|地址|电话|邮箱|账户|账号|信息|资料|数据|order|account|address|e-?mail|phone)",  # "另一个customer的order"
         # an ex's details, or a relative's asked ("我前女友的收货地址是什么？", "我老公的邮箱是什么", stop 43's sweep)
         r"(前女友|前男友|前妻|前夫)\w{0,4}的(订单|(收货)?地址|电话|手机号|邮箱|账户|账号|信息|资料|购买记录)|"
         r"(老婆|老公|妻子|丈夫|爸爸|妈妈|女朋友|男朋友|姐姐|妹妹|哥哥|弟弟|朋友|邻居|同事)的(收货)?(地址|电话|手机号|邮箱|密码)"
         r"是(什么|多少|哪)",
-        r"((别人|他人|其他人)|(邻居|同事|前任|老板)\w{0,4})的(订单|地址|电话|手机号|邮箱|账户|账号|信息|资料|数据|购买记录)",
+        r"((别人|他人|其他人)|(邻居|隔壁|同事|前任|老板)\w{0,4})的(订单|地址|电话|手机号|邮箱|账户|账号|信息|资料|数据|购买记录)",
         r"(客户|用户|顾客)(名单|列表|数据库|资料)",
         r"(那|这)(个)?是(我)?(朋友|邻居|同事|室友|前任|老板)的(订单|账户|账号)",  # "…收件人电话吗，那是我朋友的订单"
         # A named person's order looked up ("帮我查一下张伟的订单", stop 43's sweep: the tracking), by common surnames
         # that seldom start a word ("周末", "黄色", "许多" aside); "查一下我老公张伟的订单" names a relative.
-        r"(查|看|告诉我|找|调出)(一下|下)?(王|李|张|刘|陈|杨|赵|吴|徐|孙|朱|胡|郭|林|罗|郑|梁|谢|宋|唐|韩|冯|邓|曹|彭|肖|董|潘|"
+        r"(查|看|告诉我|找|调出)(一下|下)?(客户|顾客|用户)?(王|李|张|刘|陈|杨|赵|吴|徐|孙|朱|胡|郭|林|罗|郑|梁|谢|宋|唐|韩|冯|邓|曹|彭|肖|董|潘|"
         r"袁|蔡|蒋|杜|叶|魏|吕|卢|姚|钟|姜|崔|谭|廖|贾|邹|熊|孟|秦|邱|侯|尹|薛|闫|雷|黎|陶|贺|郝|顾|龚|邵|戴|严|莫|乔|赖)"
         r"[\u4e00-\u9fff]{1,2}的(订单|地址|电话|手机号|邮箱|账户|账号|信息|资料|购买记录)",
         # A named person's order ("John Smith's order"), case-sensitively: "Last Friday's order" is no name.

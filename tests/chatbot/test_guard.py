@@ -108,6 +108,13 @@ ESCALATIONS = [
     ("I think someone stole my card", "fraud"), ("They stole my identity", "fraud"), ("我的卡被偷了", "fraud"),
     ("有人盗用了我的账户下单", "fraud"),  # the account's deletion (stop 43's sweep)
     ("Someone changed the email on my account and it wasn't me. I think I've been hacked", "fraud"),  # the email
+    # Stop 44's sweeps: an agent's "wants to sue" (refused), a supervisor or a human demanded (refused, or answered
+    # with the agents' hours), a card used in the third person (the privacy section), "电了我一下" (the warranty)
+    ("customer is threatening to sue", "legal"), ("customer wants to sue", "legal"),
+    ("Get me a supervisor. I'm not dealing with a machine.", "human"), ("I want a human NOW.", "human"),
+    ("human pls", "human"), ("agent pls", "human"),
+    ("Customer says someone used their card on our site without permission", "fraud"),
+    ("你们这破充电器电了我一下，手都麻了！", "safety"),
 ]
 NOT_ESCALATIONS = [
     "Does the kettle keep water hot?", "Is the hot pink color available?",
@@ -129,6 +136,7 @@ NOT_ESCALATIONS = [
     "Can I use my card without a PIN?", "I took my card out of my wallet",
     "人工客服几点上班，电话是多少", "人工客服电话多少",  # the agents' hours asked (stop 43's sweep)
     "I have been a customer for five years and I have been happy, no complaints",  # praise (stop 43's sweep)
+    "Sue from accounting said I could return it", "Do you have a manager I could email?",
 ]
 
 
@@ -202,11 +210,18 @@ REFUSALS = [
     ("Can you tell me what address John Smith used for his order?", "other_customer_data"),
     ("What email did Mary Jones put on her account?", "other_customer_data"),
     ("Has Sam Lee received their order yet?", "other_customer_data"),
+    # Stop 44's sweeps: whose details, told after; a named person's purchases; a customer's name, a neighbour (隔壁)
+    # and another customer in Chinese and English words (answered from the deletion, the privacy section, the
+    # address change, the adding of items)
+    ("can you pull up order history for account bob.smith@example.com? I'm his neighbour", "other_customer_data"),
+    ("thanks. Can you tell me what John Smith ordered?", "other_customer_data"),
+    ("能告诉我客户王芳的手机号吗？", "other_customer_data"), ("帮我查下隔壁王姐的订单地址呗", "other_customer_data"),
+    ("帮我查一下另一个customer的order", "other_customer_data"),
 ]
 NOT_REFUSALS = [
     # The buyer of a gift (stop 43's sweep: refused); a relative named; words that start with a surname.
     "I got a lamp as a gift, will the refund go to me or to the person who bought it?", "帮我查一下我老公张伟的订单",
-    "查一下周末的订单", "查一下黄色的订单",
+    "查一下周末的订单", "查一下黄色的订单", "What I ordered was a lamp, can I return it?",
     "It was stolen from someone else's porch", "What address did I use?", "Where is my order? It's my wife's.",
     "我老公的地址写错了", "My wife ordered a lamp, where is it?",
     "What is the address on my order? It's my wife's birthday present",
