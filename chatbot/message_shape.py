@@ -14,11 +14,11 @@ from chatbot.guard import mask_pii
 from chatbot.text_terms import split_after
 
 # A greeting, and whether anyone is there ("hiya, u there?", "Good morning, anyone around?", "hello，有人吗", "在吗？")
-_ANYONE_THERE_ZH = r"(客服)?(在吗|在不在|有人吗|有人在吗)"
+_ANYONE_THERE_ZH = r"(亲\W*)?(客服)?(在吗|在不在|有人吗|有人在吗)"
 GREETING = re.compile(
     r"^\s*((hi|hiya|hello|hey|howdy|good (morning|afternoon|evening))( there| all| team)?|"
     r"(你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安)(呀|啊|哇|哦)?)"
-    rf"(\W+(are )?(u|you|anyone|anybody|someone) (there|around|here|online))?(\W*{_ANYONE_THERE_ZH})?\W*$|"
+    rf"(\W+(are |is )?(u|you|anyone|anybody|someone)( even)? (there|around|here|online))?(\W*{_ANYONE_THERE_ZH})?\W*$|"
     rf"^\s*{_ANYONE_THERE_ZH}\W*$", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]+")  # "??" is one question, asked louder
 _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics

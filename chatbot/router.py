@@ -26,16 +26,19 @@ from chatbot.text_terms import detect_lang, word_terms
 from chatbot.uncovered import not_ours
 
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
-_THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|"
+_THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|fine|alright|all right|sounds good|whatever|ugh|"
+           r"(that|it)('s| is) (fine|ok|okay|alright|all good)|"
            r"(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|cheers|(i )?appreciate (it|that)|understood|"
-           r"i see|noted)( for (that|this|it|(the|your|all the|all your) help))?|"
-           r"(that|this|it)('s| is| was)?( really| very)? (helps|helped|helpful)|(that|this)( has)? sorted it|"
+           r"i see|noted)( for (that|this|it|nothing|(the|your|all the|all your) help))?( i guess)?|"
+           r"(that|this|it|the [^.!?]{1,40} (info|information|answer|tip))('s| is| was)?( really| very)? "
+           r"(helps|helped|helpful)( a lot| so much)?|(that|this)( has)? sorted it|"
            r"you('ve| have)? been (really |very |so )?helpful( today)?|have a (good|great|nice) (one|day)|"
            r"i (love|like) (your|this) (store|shop|site|website|products|service)|"
            r"you( guys| all)?('re| are)( really| so)? (great|awesome|amazing|the best)|"
            r"(great|excellent|amazing) (service|store|shop))")
 # ... and in Chinese, strung together as well ("好的 明白了 谢谢你的耐心", "谢谢啦 问题解决了").
-_ZH_THANKS = (r"(好的|好|行|ok|明白了|知道了|懂了|我?明白了|我?知道了|我?懂了|(谢谢|感谢|多谢)(你|您)?(啦|了|哈|呀)?"
+_ZH_THANKS = (r"(好的|好|行|ok|好吧|行吧|好哒|好滴|好嘞|嗯嗯|么么哒|明白了|知道了|懂了|[^，。？！?!吗呢不没]{0,15}(知道|明白|懂)了|"
+              r"(谢谢|感谢|多谢)(你|您|亲)?(啦|了|哈|呀)?"
               r"(的(耐心|帮助|帮忙))?|辛苦(了|啦)|(问题)?(解决了|搞定了|没问题了)|(你们|你)(真|很|太)?(棒|好)了?|"
               r"(服务|你们的店)(真|很|太)?(棒|好)了?)")
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",

@@ -670,7 +670,13 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
     ("Thanks so much, that sorted it!", "thanks"), ("ok brill, cheers for that", "thanks"),
     ("thx for the help, have a good one", "thanks"), ("Appreciate it, you've been really helpful today.", "thanks"),
     ("你好呀", "greeting"), ("hello，有人吗", "greeting"), ("早上好～", "greeting"), ("在吗？", "greeting"),
-    ("谢谢啦 问题解决了", "thanks"), ("好的 明白了 谢谢你的耐心", "thanks"), ("辛苦了，拜拜", "goodbye")])
+    ("谢谢啦 问题解决了", "thanks"), ("好的 明白了 谢谢你的耐心", "thanks"), ("辛苦了，拜拜", "goodbye"),
+    # Stop 44's sweeps: refused (the fourth answered from the standard shipping, the thanks "info helped" too).
+    ("fine", "thanks"), ("alright", "thanks"), ("fine, whatever", "thanks"), ("that's fine thanks", "thanks"),
+    ("Ugh, fine. Thanks for nothing.", "thanks"), ("thanks, that helped a lot!", "thanks"),
+    ("Thanks, the $50 free shipping info helped!", "thanks"), ("Hello?? Is anyone even there?", "greeting"),
+    ("行吧", "thanks"), ("好吧", "thanks"), ("好哒 谢谢亲😘", "thanks"), ("么么哒😘", "thanks"), ("亲 在吗~", "greeting"),
+    ("谢谢你，30天的退货期我知道了", "thanks")])
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
@@ -683,7 +689,8 @@ def test_a_message_in_another_language_is_refused_for_its_language(kb, question)
 
 
 @pytest.mark.parametrize("question", ["ok, how do I return it?", "Thanks, but how long is the warranty?",
-                                      "Bye the way, can I return a lamp?"])
+                                      "Bye the way, can I return a lamp?", "Is it fine to return a used blender?",
+                                      "退货要多久我不懂了", "whatever you say, how do I return it?"])
 def test_small_talk_with_a_question_is_a_question(kb, question):
     assert RuleRouter(kb).route(question).reason not in SMALL_TALK
 
