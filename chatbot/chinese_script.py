@@ -23,7 +23,9 @@ _MONEY_WORDS = re.compile("帐(号|户|单|上|款|目)|(到|入|对|记|结|转
 # 點解 why, 俾 give ("請問點樣退貨？" got the return window, "冇收到貨" the refund's timing).
 _REGIONAL_WORDS = {"保固": "保修", "退费": "退款", "刷退": "退款", "鉴赏期": "退货期限", "回报": "报告", "宅配": "配送",
                    "点样": "怎么", "几时": "什么时候", "冇": "没有", "唔": "不", "咗": "了", "嘅": "的", "乜嘢": "什么",
-                   "边度": "哪里", "点解": "为什么", "俾": "给"}
+                   "边度": "哪里", "点解": "为什么", "俾": "给",
+                   # chat spellings and typos of a shop's words (stop 44's sweep: refused)
+                   "肿么": "怎么", "神马": "什么", "包油": "包邮", "运废": "运费"}
 _REGIONAL_WORD = re.compile("|".join(_REGIONAL_WORDS))
 
 

@@ -33,7 +33,8 @@ PRODUCT_NAMED_SHARE = 0.5
 # The patterns are ASCII (re.A): an English word's \b then holds next to a Chinese character ("warranty多久？").
 
 _CATEGORY_NAMES = {
-    "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款", "shipping": r"\bshipping\b|\bdelivery\b|配送|发货|运费",
+    "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款",
+    "shipping": r"\b(shipping|delivery)\b(?!\s+address)|配送|发货|运费",  # a shipping address is the order's
     "payment": r"\bpayments?\b|支付|付款", "warranty": r"\bwarrant(y|ies)\b|\bguarantees?\b|保修",
     "account": r"\baccounts?\b|账户|账号", "orders": r"\borders?\b|订单"}
 _OVERVIEW_WORDS = re.compile(

@@ -42,7 +42,12 @@ def test_written_cantonese_words_read_as_mandarin_ones():
     assert to_simplified("可唔可以退貨？我冇收到貨，幾時到？") == "可不可以退货？我没有收到货，什么时候到？"
 
 
-def test_planner_events_are_shown_in_traditional():
+
+def test_chat_spellings_and_typos_of_shop_words_are_read():
+    """Stop 44's sweep: "包油吗" (free shipping) and "运废谁出" (the return's fee) were refused; the text is not thereby
+    traditional."""
+    assert to_simplified("包油吗 运废谁出 肿么退货 神马时候发货") == "包邮吗 运费谁出 怎么退货 什么时候发货"
+    assert not is_traditional("包油吗")
     outline = OutlineReady("sot", "returns", ["退货时限", "退货运费"], ["returns.time-limit", "returns.shipping-fees"],
                            "zh")
     assert in_traditional(outline).points == ["退貨時限", "退貨運費"]

@@ -238,6 +238,16 @@ def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, mess
     assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
 
 
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("Customer asks about Klarna", "what's the min and max order amount?", "payment.installments"),  # refused
+    ("I'm locked out of my account", "how long does it last?", "account.lockout"),  # refused
+    # the dispatch times: "shipping address" named the shipping category, which kept the phrase "hasn't shipped"
+    ("How do I change my shipping address?", "it hasn't shipped yet", "orders.address-change")])
+def test_stop_44_sweep_follow_ups(kb, previous, message, section_id):
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
 @pytest.mark.parametrize(("previous", "message"), [
     ("How do I return an item?", "it arrived fine"), ("How do I reset my password?", "my dog is fine"),
     ("Can I cancel my order?", "my kids are ok")])
