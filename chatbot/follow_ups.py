@@ -209,6 +209,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
 
 
 ABROAD_SECTION, HOME_SECTION = "shipping.international", "shipping.standard"
+DOMESTIC_SECTIONS = (HOME_SECTION, "shipping.express")  # times and prices a place abroad does not get
 
 
 def ships_abroad(kb: KnowledgeBase, question: str, hits: list[ScoredSection], intent: str | None, lang: str,

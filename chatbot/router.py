@@ -13,9 +13,9 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              lead_with, named_categories)
-from chatbot.follow_ups import (ABROAD_SECTION, FOLLOW_UP_MAX_WORDS, follow_up_hits, names_another_topic,
-                                names_its_topic_well, ships_abroad, tells_a_duration, tells_a_place, tells_an_amount,
-                                tells_it_shipped, tells_its_case)
+from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, follow_up_hits,
+                                names_another_topic, names_its_topic_well, ships_abroad, tells_a_duration, tells_a_place,
+                                tells_an_amount, tells_it_shipped, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
@@ -139,7 +139,11 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         # "I want to return a lamp. How do I do it?": the return process, not the window
         hits = lead_with(max([h.score for h in hits], default=bar), hits, kb.get(how_to, lang))
     if ships_abroad(kb, question, hits, intent, lang, message, previous if query != message else None):
-        hits = sorted(hits, key=lambda h: h.section.id != ABROAD_SECTION)  # "express to Canada?" too
+        # "express to Canada?" too; the domestic times and prices, which a place abroad does not get, only where the
+        # message names them ("ship to Canada and how much" had the standard and express shipping's, stop 44's sweep)
+        named = kb.phrase_sections(question, lang)
+        hits = sorted((h for h in hits if h.section.id not in DOMESTIC_SECTIONS or h.section.id in named),
+                      key=lambda h: h.section.id != ABROAD_SECTION)
     return lang, query, hits, intent
 
 

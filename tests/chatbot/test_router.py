@@ -398,6 +398,18 @@ def test_courtesy_makes_no_second_question(kb):
         assert RuleRouter(kb).route(message).mode == "direct", message
 
 
+@pytest.mark.parametrize("question", [
+    "Caller asks if we ship to Canada and how much", "你们能寄到加拿大吗？要多久？",  # the standard and express's
+    "I ordered from Germany. How long will delivery take and will I have to pay import taxes?",  # the standard's
+    "shipping到Canada要多久，duties谁付"])  # the standard and express shipping's
+def test_a_place_abroad_gets_no_domestic_times_or_prices(kb, question):
+    """Stop 44's sweeps: the standard shipping's 3–5 days and the express's price joined the international
+    shipping's 7–14 days."""
+    route = RuleRouter(kb).route(question)
+    assert route.hits[0].section.id == "shipping.international"
+    assert not {"shipping.standard", "shipping.express"} & {h.section.id for h in route.hits}
+
+
 @pytest.mark.parametrize(("question", "section_id"), [
     ("我想return这个lamp", "returns.time-limit"), ("我的account被lock了", "account.lockout"),  # both refused
     ("我的order还没到", "shipping.lost-damaged"),  # the bank's time ("还没")
