@@ -327,6 +327,20 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
             and best.section.id not in kb.phrase_sections(text, lang))
 
 
+def _dated_defect(text: str, best: ScoredSection) -> bool:
+    """Whether ``text`` tells how long ago the defective product was bought or came, and its ``best`` hit answers
+    for the other side of the 30-day window: the warranty's claims or coverage within it ("I received a defective
+    vacuum 10 days ago. Should I return it or make a warranty claim?" got the claim alone, where the early defects
+    say it is a return), a return's section past it ("My kettle stopped working, I bought it last Christmas" got
+    the holiday returns). The defect's outline answers by the time. Past the window a claim asked is the claim's
+    ("… two months ago. How do I make a warranty claim?"), and within it a return's section the return's ("it broke
+    after 2 weeks, do I pay the return postage?")."""
+    if not durations(text):
+        return False
+    past = _past_the_return_window(text)
+    return (best.section.category == "returns") if past else best.section.id in _DEFECT_SECTIONS[1:]
+
+
 def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
                   bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the intent's sections first, and the intent, as `intent_hits` describes; or ``hits`` and None."""
@@ -334,7 +348,8 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
                 and not (intent == "defect" and (_asks_money_back(text, hits[0])
-                                                 or _found_by_a_word(kb, text, lang, hits))))
+                                                 or _found_by_a_word(kb, text, lang, hits)
+                                                 or _dated_defect(text, hits[0]))))
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}

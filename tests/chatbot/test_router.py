@@ -1,8 +1,11 @@
 """Rule routing on the project's eval set (no model)."""
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
+import chatbot.durations
 from chatbot.pruning import prune_message
 from chatbot.router import SMALL_TALK, RuleRouter
 
@@ -724,3 +727,19 @@ def test_a_follow_up_of_an_escalation_is_escalated(kb, previous, question, reaso
 ])
 def test_a_message_after_an_escalation_that_is_no_follow_up_keeps_its_own_route(kb, previous, question, mode):
     assert RuleRouter(kb).route(question, previous=previous).mode == mode
+
+
+def test_a_defect_dated_by_last_christmas_is_a_defect(monkeypatch, kb):
+    """Stop 44: a best hit that answers for the other side of the 30-day window keeps no defect from its outline
+    (`intents._dated_defect`): 344 days after Christmas the holiday returns answered alone, where the window and
+    the warranty do. "last Christmas" is counted back from `durations.today`."""
+    monkeypatch.setattr(chatbot.durations, "today", lambda: date(2026, 12, 4))
+    route = RuleRouter(kb).route("My kettle stopped working, I bought it last Christmas. Can I return it?")
+    assert (route.mode, route.reason, route.hits[0].section.id) == ("sot", "defect", "returns.time-limit")
+
+
+def test_a_defect_within_the_window_asking_return_or_claim_leads_with_the_early_defects(kb):
+    """Stop 44's sweep: the claim alone answered, where a defect within the window is a return."""
+    route = RuleRouter(kb).route("I received a defective vacuum 10 days ago. Should I return it or make a warranty "
+                                 "claim?")
+    assert (route.mode, route.hits[0].section.id) == ("sot", "warranty.early-defects")
