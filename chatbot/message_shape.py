@@ -30,7 +30,8 @@ _ASKING_WORDS = re.compile(
     r"^\W*((and|or|but|also|plus)\s+)?(how|what|what's|when|where|which|who|whose|why|can|could|do|does|did|is|are|"
     r"will|would|should|may|i('m| am| was) wondering|i wonder|i'?d like to know|i would like to know|i want to know|"
     r"please let me know|whether)\b|"
-    r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|(?<!好)几(?!乎)|能不能|可不可以|有没有|要不要|会不会|是不是", re.I)
+    r"吗|什么|多久|多少|多长|怎么|怎样|如何|哪|谁|是否|呢|(?<!好)几(?!乎)|能不能|可不可以|有没有|要不要|会不会|是不是|"
+    r"咋|啥|[^\W\d_a-zA-Z]不\W*$|伐\W*$", re.I)  # chat's how and what, and a question's 不 or 伐 at the end ("能用不")
 _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
     r"what now|what happened|why( not)?|how come|help( me)?|any ideas|what do i (need|have) to do( next| now)?|"

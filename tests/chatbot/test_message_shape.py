@@ -100,6 +100,15 @@ def test_chinese_chat_parts_its_questions_with_commas():
     assert shape_mode("几乎没用过，能退吗") == "direct"
 
 
+def test_chinese_chat_asks_with_za_sha_and_a_final_bu():
+    """Stop 44's sweep: "咋" (how), "啥" (what) and a question's closing "不" or "伐" ask; "想退货 咋操作 有啥要求不" was
+    one question (the process alone), "降价了能退差价吗 优惠券结账后还能再用不" the promo codes alone."""
+    assert questions_asked("想退货 咋操作 有啥要求不") == ["咋操作 ", "有啥要求不"]
+    assert shape_mode("降价了能退差价吗 优惠券结账后还能再用不") == "sot"
+    assert shape_mode("能寄日本伐 关税谁出") == "sot"
+    assert asking_clauses("我不想要了") == []
+
+
 def test_courtesy_that_opens_a_message_is_set_aside():
     assert strip_courtesy("Hi! Quick question: how long do returns take?") == "how long do returns take?"
     assert strip_courtesy("Thank you so much, and how long is the warranty on a TV?") == (

@@ -12,6 +12,9 @@ from chatbot.uncovered import not_ours
     ("What's the weather like tomorrow?", "out_of_scope"), ("Write me a poem about refunds", "out_of_scope"),
     ("What is the return on investment for index funds?", "out_of_scope"),
     ("How long is the warranty on a Toyota Corolla?", "out_of_scope"), ("推荐一款好用的笔记本电脑", "out_of_scope"),
+    # Stop 44's sweeps: the e-mail change, the shipping charges' refund answered
+    ("Write a reply email to a customer apologizing for the delay", "out_of_scope"), ("有运费险伐", "out_of_scope"),
+    ("Do you offer shipping insurance?", "out_of_scope"),
 ])
 def test_what_no_policy_covers_has_a_reason(question, reason):
     assert not_ours(question, question) == reason
@@ -21,6 +24,7 @@ def test_what_no_policy_covers_has_a_reason(question, reason):
     "How much is express shipping?",  # a priced policy, not the catalogue
     "Hi, my email is sam.lee@gmail.com, how long do refunds take?",  # an address names no service
     "My car charger stopped working", "支持京东白条吗？", "How long do I have to return a lamp?",
+    "What email address should I write to?",
 ])
 def test_covered_questions_have_none(question):
     assert not_ours(question, question) is None
