@@ -71,7 +71,8 @@ ASKED_PHRASE_SHARE = 0.6
 
 # The intents a follow-up takes from the conversation, by its own: none, where the previous message's return or
 # refund ("I don't have the receipt" after "Can I return a gift?"); an overview, where a defect ("Is it under
-# warranty?" after "My TV stopped working" is that product's defect, not the warranty's overview).
+# warranty?" after "My TV stopped working" is that product's defect, not the warranty's overview), or where the two
+# together find a product's warranty best (the product's term, not the overview).
 _TOPIC_INTENTS = {None: ONE_SECTION_INTENTS, "overview": frozenset({"defect"})}
 
 
@@ -101,7 +102,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     hits, intent = intent_hits(kb, question, lang, searched, bar)
     if intent in _TOPIC_INTENTS and query != message:  # a follow-up takes the previous message's intent where
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
-        if topic_intent in _TOPIC_INTENTS[intent]:
+        named_product = intent == "overview" and topic_intent is None and bool(topic_hits) and (
+            topic_hits[0].section.id in PRODUCT_SECTIONS)  # "保修多久呀" after "我买了个蓝牙耳机": the headphones' term
+        if topic_intent in _TOPIC_INTENTS[intent] or named_product:
             hits, intent = topic_hits, topic_intent
     told = query != message and not asking_clauses(message)  # a follow-up that asks nothing: it tells
     own = kb.search(message, lang=lang, k=k) if told and intent is None else []  # the message's own sections

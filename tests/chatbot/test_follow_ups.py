@@ -248,6 +248,14 @@ def test_stop_44_sweep_follow_ups(kb, previous, message, section_id):
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
 
 
+@pytest.mark.parametrize(("previous", "message", "section_id"), [
+    ("我买了个蓝牙耳机", "保修多久呀", "warranty.electronics"), ("我买了个sofa", "保修", "warranty.furniture")])
+def test_a_warranty_asked_after_a_product_named_is_the_product_s(kb, previous, message, section_id):
+    """Stop 44's sweeps: the warranty's overview of four points answered, where the product named before decides."""
+    route = RuleRouter(kb).route(message, previous=previous)
+    assert (route.mode, route.hits[0].section.id) == ("direct", section_id)
+
+
 @pytest.mark.parametrize(("previous", "message"), [
     ("How do I return an item?", "it arrived fine"), ("How do I reset my password?", "my dog is fine"),
     ("Can I cancel my order?", "my kids are ok")])
