@@ -202,8 +202,12 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
         categories = {topic[0].section.category, *named_categories(previous)}
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)
                                      * (h.section.category in categories)) for h in hits), key=lambda h: -h.score)
-    if topic and about_it and not how_long and _PRICE.search(topic[0].section.text):
-        # the price of what the previous message asked about: "多少钱？" after "拆封的耳机能退吗？", the restocking fee
+    if topic and ((about_it and not how_long and _PRICE.search(topic[0].section.text))
+                  or (weak and _STILL_HOLDS.search(message))):
+        # the price of what the previous message asked about: "多少钱？" after "拆封的耳机能退吗？", the restocking fee;
+        # the previous answer asked of a detail that finds no section alone: "it's unused, would that be fine?" after
+        # "Can I return a personalized mug?" asks about the items no one can return, not the condition "unused" finds
+        # under the bar ("吊牌已经剪掉了 还行吗" finds the condition well)
         hits = sorted(hits, key=lambda h: h.section.id != topic[0].section.id)
     return hits[:k]
 

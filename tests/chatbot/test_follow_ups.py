@@ -242,7 +242,11 @@ def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, mess
     ("Customer asks about Klarna", "what's the min and max order amount?", "payment.installments"),  # refused
     ("I'm locked out of my account", "how long does it last?", "account.lockout"),  # refused
     # the dispatch times: "shipping address" named the shipping category, which kept the phrase "hasn't shipped"
-    ("How do I change my shipping address?", "it hasn't shipped yet", "orders.address-change")])
+    ("How do I change my shipping address?", "it hasn't shipped yet", "orders.address-change"),
+    # the condition, by "unused": the previous answer asked of a detail that finds nothing alone is the previous's
+    ("Can I return a personalized mug?", "it's unused, would that be fine?", "returns.non-returnable"),
+    ("How long do I have to return something?", "what about during Christmas?", "returns.holiday-season"),  # window
+    ("I bought a jacket as a gift", "Can I return it after Christmas?", "returns.holiday-season")])  # the window
 def test_stop_44_sweep_follow_ups(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id

@@ -743,3 +743,10 @@ def test_a_defect_within_the_window_asking_return_or_claim_leads_with_the_early_
     route = RuleRouter(kb).route("I received a defective vacuum 10 days ago. Should I return it or make a warranty "
                                  "claim?")
     assert (route.mode, route.hits[0].section.id) == ("sot", "warranty.early-defects")
+
+
+def test_a_lockout_told_in_other_words_is_the_lockout(kb):
+    """Stop 44's sweep: "tried to log in 5 times … can't get in" found the refund timing and the standard shipping by
+    "How long do I have to wait?"."""
+    route = RuleRouter(kb).route("I tried to log in 5 times and now I can't get in. How long do I have to wait?")
+    assert route.hits[0].section.id == "account.lockout"
