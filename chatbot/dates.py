@@ -60,3 +60,9 @@ class SectionDates:
         """Indexes of the texts with a range that holds a date ``query`` names (`dates_in`)."""
         days = dates_in(query)
         return {i for i, ranges in enumerate(self.ranges) if any(in_range(d, *r) for d in days for r in ranges)}
+
+    def missing(self, query: str) -> set[int]:
+        """Indexes of the texts with ranges that hold none of the dates ``query`` names (none where it names none)."""
+        days = dates_in(query)
+        return {i for i, ranges in enumerate(self.ranges)
+                if days and ranges and not any(in_range(d, *r) for d in days for r in ranges)}

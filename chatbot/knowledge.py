@@ -263,10 +263,12 @@ class KnowledgeBase:
                                                   if not any(s < end and start < e and e - s > end - start
                                                              for s, e, _ in spans)}
 
-    def dated_sections(self, query: str, lang: str) -> set[str]:
-        """Ids of the sections of ``lang`` whose stated date range holds a date ``query`` names (`chatbot.dates`)."""
-        sections = self._indexes[lang][1]
-        return {sections[i].id for i in self._dates[lang].holding(phrase_text(to_simplified(query)))}
+    def dated_sections(self, query: str, lang: str) -> tuple[set[str], set[str]]:
+        """Ids of the sections of ``lang`` whose stated date range holds a date ``query`` names (`chatbot.dates`), and
+        of those whose ranges hold none of the dates it names."""
+        sections, text = self._indexes[lang][1], phrase_text(to_simplified(query))
+        dates = self._dates[lang]
+        return {sections[i].id for i in dates.holding(text)}, {sections[i].id for i in dates.missing(text)}
 
     def phrase_sections(self, query: str, lang: str) -> set[str]:
         """Ids of the sections of ``lang`` with a keyword phrase found whole in ``query``."""

@@ -136,8 +136,11 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
                        and h.score >= ASKED_PHRASE_SHARE * hits[0].score}
         if hits and hits[0].section.category != "warranty":  # a product's name asks for no warranty: "Can I
             phrased -= set(PRODUCT_SECTIONS)  # return an opened printer?" got the electronics' term by "printer"
-        dated = kb.dated_sections(question, lang)  # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？"
-        hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased))  # stable
+        # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？" the holiday returns, "delivered to me on
+        # December 28" not them, unless asked by name (their words "December", "January" found them first)
+        dated, undated = kb.dated_sections(question, lang)
+        hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased,
+                                           h.section.id in undated))  # stable
     if shape_mode(question) == "direct" and (how_to := how_to_section(kb, question, lang)):
         # "I want to return a lamp. How do I do it?": the return process, not the window
         hits = lead_with(max([h.score for h in hits], default=bar), hits, kb.get(how_to, lang))

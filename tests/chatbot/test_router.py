@@ -750,3 +750,18 @@ def test_a_lockout_told_in_other_words_is_the_lockout(kb):
     "How long do I have to wait?"."""
     route = RuleRouter(kb).route("I tried to log in 5 times and now I can't get in. How long do I have to wait?")
     assert route.hits[0].section.id == "account.lockout"
+
+
+@pytest.mark.parametrize("question", [
+    "A lamp was delivered to me on December 28 — can I return it in late January?",
+    "11月10号送到的外套，现在1月5号了还能退吗？"])
+def test_a_delivery_date_outside_the_holiday_season_leads_with_the_window(kb, question):
+    """Stop 44's sweep: the holiday returns answered, found by "December" and "January" (`KnowledgeBase.dated_sections`
+    names the sections whose ranges hold none of the dates told)."""
+    assert RuleRouter(kb).route(question).hits[0].section.id == "returns.time-limit"
+
+
+def test_an_international_order_is_the_international_shipping_s(kb):
+    """Stop 44's sweep: the standard shipping's 3–5 days answered."""
+    route = RuleRouter(kb).route("My international order shipped 10 business days ago, when will it arrive?")
+    assert route.hits[0].section.id == "shipping.international"
