@@ -21,6 +21,7 @@ GREETING = re.compile(
     rf"(\W+(are |is )?(u|you|anyone|anybody|someone)( even)? (there|around|here|online))?(\W*{_ANYONE_THERE_ZH})?\W*$|"
     rf"^\s*{_ANYONE_THERE_ZH}\W*$", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]+")  # "??" is one question, asked louder
+_ZH_QUESTION_END = re.compile(r"[吗呢]\W*$")  # a Chinese question's closing particle marks it as "?" does
 _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics
 # A clause ends at a comma, a semicolon or a sentence's end; it asks when it ends in a question mark or has a
 # question word (English ones lead the clause: "How long do I have, who pays?"; "If I return it, ..." does not).
@@ -130,7 +131,8 @@ def asked_part(message: str) -> str:
     """The clauses of ``message`` that ask, or all of it when it has no question mark or asks only a question that
     names nothing ("My refund was less than I paid, why?" asks about what it tells)."""
     asking = asking_clauses(message)
-    if not _QUESTION_MARKS.search(message) or all(is_open_question(c.strip()) for c in asking):
+    marked = _QUESTION_MARKS.search(message) or any(_ZH_QUESTION_END.search(c) for c in asking)  # "退货要钱吗"
+    if not marked or all(is_open_question(c.strip()) for c in asking):
         return message
     return "".join(c for c in clauses(message) if c in asking or _CONDITION.match(c))
 

@@ -109,6 +109,13 @@ def test_chinese_chat_asks_with_za_sha_and_a_final_bu():
     assert asking_clauses("我不想要了") == []
 
 
+def test_a_chinese_question_particle_marks_the_asked_part():
+    """Stop 44's sweep: without a question mark the whole of "宝贝收到就是坏的 退货要钱吗" was asked, and the story's
+    damaged parcels led; its closing "吗" marks what it asks."""
+    assert asked_part("宝贝收到就是坏的 退货要钱吗") == "退货要钱吗"
+    assert asked_part("宝贝收到就是坏的 退货要钱") == "宝贝收到就是坏的 退货要钱"
+
+
 def test_courtesy_that_opens_a_message_is_set_aside():
     assert strip_courtesy("Hi! Quick question: how long do returns take?") == "how long do returns take?"
     assert strip_courtesy("Thank you so much, and how long is the warranty on a TV?") == (

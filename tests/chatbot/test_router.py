@@ -765,3 +765,10 @@ def test_an_international_order_is_the_international_shipping_s(kb):
     """Stop 44's sweep: the standard shipping's 3–5 days answered."""
     route = RuleRouter(kb).route("My international order shipped 10 business days ago, when will it arrive?")
     assert route.hits[0].section.id == "shipping.international"
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    ("宝贝收到就是坏的 退货要钱吗", "returns.shipping-fees"),  # the damaged parcels, by the story
+    ("怎么申请退款？", "returns.process")])  # the warranty's claims, by "申请"
+def test_stop_44_sweep_chinese_questions(kb, question, section_id):
+    assert RuleRouter(kb).route(question).hits[0].section.id == section_id
