@@ -28,13 +28,13 @@ from chatbot.uncovered import not_ours
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
 _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|fine|alright|all right|sounds good|whatever|ugh|"
            r"(that|it)('s| is) (fine|ok|okay|alright|all good)|"
-           r"(thanks?( you)?( so much| a lot| very much)?|thx|ty|thank u|cheers|(i )?appreciate (it|that)|understood|"
+           r"((thanks?( you)?|thx|thank u)( so much| a lot| very much)?|ty|cheers|(i )?appreciate (it|that)|understood|"
            r"i see|noted)( for (that|this|it|nothing|(the|your|all the|all your) help))?( i guess)?|"
            r"(that|this|it|the [^.!?]{1,40} (info|information|answer|tip))('s| is| was)?( really| very)? "
            r"(helps|helped|helpful)( a lot| so much)?|(that|this)( has)? sorted it|"
            r"you('ve| have)? been (really |very |so )?helpful( today)?|have a (good|great|nice) (one|day)|"
            r"i (love|like) (your|this) (store|shop|site|website|products|service)|"
-           r"you( guys| all)?('re| are)( really| so)? (great|awesome|amazing|the best)|"
+           r"(you( guys| all)?('re| are)|ur|your)( really| so)? (great|awesome|amazing|the best)|"
            r"(great|excellent|amazing) (service|store|shop))")
 # ... and in Chinese, strung together as well ("好的 明白了 谢谢你的耐心", "谢谢啦 问题解决了").
 _ZH_THANKS = (r"(好的|好|行|ok|好吧|行吧|好哒|好滴|好嘞|嗯嗯|么么哒|明白了|知道了|懂了|[^，。？！?!吗呢不没]{0,15}(知道|明白|懂)了|"

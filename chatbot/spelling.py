@@ -20,7 +20,10 @@ TYPO_MIN_LEN = 4  # shorter words are too often other words or abbreviations ("t
 # overview ("wat" was a word of its own). Slips of short words too: "teh" and "wher" (one edit from "when", commoner
 # than "where": "wher is my package" found the return condition's "wear").
 _CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what", "teh": "the", "hte": "the", "wher": "where",
-               "whre": "where"}
+               "whre": "where",
+               # texting's abbreviations ("whats ur return policy" asked for no overview, stop 44's sweep)
+               "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks", "smth": "something",
+               "sth": "something", "whats": "what's", "idk": "i don't know", "cuz": "because"}
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 

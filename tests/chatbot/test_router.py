@@ -691,7 +691,7 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
     ("Ugh, fine. Thanks for nothing.", "thanks"), ("thanks, that helped a lot!", "thanks"),
     ("Thanks, the $50 free shipping info helped!", "thanks"), ("Hello?? Is anyone even there?", "greeting"),
     ("行吧", "thanks"), ("好吧", "thanks"), ("好哒 谢谢亲😘", "thanks"), ("么么哒😘", "thanks"), ("亲 在吗~", "greeting"),
-    ("谢谢你，30天的退货期我知道了", "thanks")])
+    ("谢谢你，30天的退货期我知道了", "thanks"), ("thx so much ur the best", "thanks")])
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
