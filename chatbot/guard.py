@@ -223,6 +223,10 @@ _REFUSAL_RULES = {
         r"((别人|他人|其他人)|(邻居|隔壁|同事|前任|老板)\w{0,4})的(订单|地址|电话|手机号|邮箱|账户|账号|信息|资料|数据|购买记录)",
         r"(客户|用户|顾客)(名单|列表|数据库|资料)",
         r"(那|这)(个)?是(我)?(朋友|邻居|同事|室友|前任|老板)的(订单|账户|账号)",  # "…收件人电话吗，那是我朋友的订单"
+        # his or her details asked for ("能告诉我他的地址吗？" after a friend's purchase), a friend's card asked
+        # after ("帮我查一下我朋友用什么卡付的款"; stop 44's sweeps: the address change, the payment methods)
+        r"(告诉我|查一下|查下|给我)(他|她|他们|她们)的(收货)?(地址|电话|手机号|邮箱|订单|账户|账号|信息|资料)|"
+        r"(朋友|邻居|同事|室友|老板|别人)(是)?用(的)?(什么|哪张|哪种)(卡|信用卡|支付方式)",
         # A named person's order looked up ("帮我查一下张伟的订单", stop 43's sweep: the tracking), by common surnames
         # that seldom start a word ("周末", "黄色", "许多" aside); "查一下我老公张伟的订单" names a relative.
         r"(查|看|告诉我|找|调出)(一下|下)?(客户|顾客|用户)?(王|李|张|刘|陈|杨|赵|吴|徐|孙|朱|胡|郭|林|罗|郑|梁|谢|宋|唐|韩|冯|邓|曹|彭|肖|董|潘|"

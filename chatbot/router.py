@@ -31,7 +31,9 @@ _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|fine|alrigh
            r"((thanks?( you)?|thx|thank u)( so much| a lot| very much)?|ty|cheers|(i )?appreciate (it|that)|understood|"
            r"i see|noted)( for (that|this|it|nothing|(the|your|all the|all your) help))?( i guess)?|"
            r"(that|this|it|the [^.!?]{1,40} (info|information|answer|tip))('s| is| was)?( really| very)? "
-           r"(helps|helped|helpful)( a lot| so much)?|(that|this)( has)? sorted it|"
+           r"(helps|helped|helpful)( a lot| so much)?|(that|this|it) (explains|explained) (it|that|everything)|"
+           r"(that|this|it)( has)? (cleared|clears) (it|that|things|everything)? ?up"
+           r"( [^.!?]{1,40})?|(that|this)( has)? sorted it|"
            r"you('ve| have)? been (really |very |so )?helpful( today)?|have a (good|great|nice) (one|day)|"
            r"i (love|like) (your|this) (store|shop|site|website|products|service)|"
            r"(you( guys| all)?('re| are)|ur|your)( really| so)? (great|awesome|amazing|the best)|"
@@ -39,7 +41,8 @@ _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|fine|alrigh
 # ... and in Chinese, strung together as well ("好的 明白了 谢谢你的耐心", "谢谢啦 问题解决了").
 _ZH_THANKS = (r"(好的|好|行|ok|好吧|行吧|好哒|好滴|好嘞|嗯嗯|么么哒|明白了|知道了|懂了|[^，。？！?!吗呢不没]{0,15}(知道|明白|懂)了|"
               r"(谢谢|感谢|多谢)(你|您|亲)?(啦|了|哈|呀)?"
-              r"(的(耐心|帮助|帮忙))?|辛苦(了|啦)|(问题)?(解决了|搞定了|没问题了)|(你们|你)(真|很|太)?(棒|好)了?|"
+              r"(的(耐心|帮助|帮忙))?|辛苦(了|啦)|([^，。？！?!吗呢不没]{0,12}的)?(问题)?(解决了|搞定了|搞清楚了|清楚了|没问题了)|"
+              r"(你们|你)(真|很|太)?(棒|好)了?|"
               r"(服务|你们的店)(真|很|太)?(棒|好)了?)")
 # Small talk, each answered by its own short reply (`planner`): a whole message of greeting, thanks or an "ok",
 # goodbye, or a question about the assistant itself.

@@ -28,7 +28,10 @@ _UNCOVERED_TOPICS = {
     # money outside the store ("What is the return on investment for index funds?", "tax refunds", "股票的回报率")
     "money": r"\breturn on investment\b|\bindex funds?\b|\bstock market\b|\btax refunds?\b|股票|回报率|退税|"
              # insurance on the shipping, which the store does not sell ("有运费险伐" got the shipping charges' refund)
-             r"\bshipping insurance\b|\bpackage protection\b|运费险|退货险|退换货险",
+             r"\bshipping insurance\b|\bpackage protection\b|运费险|退货险|退换货险|"
+             # currencies and banks' rewards and fees ("pay in Canadian dollars" got the charge's timing)
+             r"\b(canadian|australian|us|american) dollars\b|\bin usd\b|\bcurrenc(y|ies)\b|\bexchange rates?\b|"
+             r"\bforeign transaction fees?\b|\bcashback\b|汇率|人民币|外币|返现",
     # sports, cars (not a car charger) and advice on what to buy, which the store does not sell or give
     "not sold": (r"\b(tennis|football|soccer|basketball|baseball|golf|volleyball|badminton)\b|网球|足球|篮球|"
                  r"\b(cars?|vehicles?|trucks?|motorcycles?)\b(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|"

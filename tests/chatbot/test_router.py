@@ -691,7 +691,9 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
     ("Ugh, fine. Thanks for nothing.", "thanks"), ("thanks, that helped a lot!", "thanks"),
     ("Thanks, the $50 free shipping info helped!", "thanks"), ("Hello?? Is anyone even there?", "greeting"),
     ("行吧", "thanks"), ("好吧", "thanks"), ("好哒 谢谢亲😘", "thanks"), ("么么哒😘", "thanks"), ("亲 在吗~", "greeting"),
-    ("谢谢你，30天的退货期我知道了", "thanks"), ("thx so much ur the best", "thanks")])
+    ("谢谢你，30天的退货期我知道了", "thanks"), ("thx so much ur the best", "thanks"),
+    ("Thanks, that cleared up the double charge thing!", "thanks"), ("thanks, that explains it!", "thanks"),
+    ("谢谢，扣款的问题搞清楚了", "thanks")])
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
@@ -769,6 +771,7 @@ def test_an_international_order_is_the_international_shipping_s(kb):
 
 @pytest.mark.parametrize(("question", "section_id"), [
     ("宝贝收到就是坏的 退货要钱吗", "returns.shipping-fees"),  # the damaged parcels, by the story
-    ("怎么申请退款？", "returns.process")])  # the warranty's claims, by "申请"
+    ("怎么申请退款？", "returns.process"),  # the warranty's claims, by "申请"
+    ("信用卡和借记卡都能用吗？", "payment.methods"), ("Can I pay with Google Pay?", "payment.methods")])  # the bank, refused
 def test_stop_44_sweep_chinese_questions(kb, question, section_id):
     assert RuleRouter(kb).route(question).hits[0].section.id == section_id

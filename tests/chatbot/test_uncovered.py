@@ -15,6 +15,8 @@ from chatbot.uncovered import not_ours
     # Stop 44's sweeps: the e-mail change, the shipping charges' refund answered
     ("Write a reply email to a customer apologizing for the delay", "out_of_scope"), ("有运费险伐", "out_of_scope"),
     ("Do you offer shipping insurance?", "out_of_scope"),
+    ("Do you charge in USD or can I pay in Canadian dollars?", "out_of_scope"),  # the charge's timing
+    ("可以退人民币吗？汇率怎么算？", "out_of_scope"), ("What's the best credit card for cashback rewards?", "out_of_scope"),
 ])
 def test_what_no_policy_covers_has_a_reason(question, reason):
     assert not_ours(question, question) == reason
@@ -24,7 +26,7 @@ def test_what_no_policy_covers_has_a_reason(question, reason):
     "How much is express shipping?",  # a priced policy, not the catalogue
     "Hi, my email is sam.lee@gmail.com, how long do refunds take?",  # an address names no service
     "My car charger stopped working", "支持京东白条吗？", "How long do I have to return a lamp?",
-    "What email address should I write to?",
+    "What email address should I write to?", "I paid with a gift card, if I return it do I get cash back?",
 ])
 def test_covered_questions_have_none(question):
     assert not_ours(question, question) is None
