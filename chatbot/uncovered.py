@@ -55,7 +55,8 @@ _CATALOG = re.compile(
     r"(promo|discount|coupon) codes\b", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
-    r"differen|adjust|cheap|sale|match|deduct|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|价保|保价|便宜|打折|寄|送货|扣", re.I)
+    r"differen|adjust|cheap|sale|match|deduct|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|"
+    r"价保|保价|价格调整|便宜|打折|寄|送货|扣", re.I)
 
 
 def not_ours(question: str, query: str) -> str | None:
