@@ -28,13 +28,15 @@ _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
 # "What about X?", "And X?", "And for X?", "And a laptop?" (read without its "and", `message_shape.plain_message`),
 # "What if my cart is $80?", "and if I order at noon?", "X呢？": the previous message's question, asked of X.
 _WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|what if|and|if|for|an?|the)\b|^\W*[^\W\d_]{1,8}呢\W*$")
+# A question about the previous answer itself: "does that include Saturdays?", "is that on the full price?".
+_OF_THAT = re.compile(r"^\W*(does|do|did|is|was|will|would|can|could|should)\s+(that|this)\b", re.I)
 # A detail told with whether the previous answer holds for it: "my order is $300, does that work?" after Klarna,
 # "I bought it 20 days ago, does that still work?" after a price drop, "订单只有80美元可以吗".
 _STILL_HOLDS = re.compile(r"\b(does|would|will|is) (that|this|it) (still )?(work|count|apply|qualify|be ok|be okay)\b"
                           r"\W*$|(\b(is|would|will) (that|this|it)( still)?( be)?|\bstill) (ok|okay|fine|enough)\W*$|"
                           r"\b(ok|okay|fine|enough)\s*[?？]+\s*$|"
                           r"\b(am i|are we|is it|is that|would i be) (still )?eligible\W*$|"
-                          r"(这样|那)?(还)?(可以|行|算|适用|有效)吗\W*$", re.I)
+                          r"(这样|那)?(还)?(可以|行|算|适用|有效)吗\W*$|(这样|那)(还)?(能|可以)(退|换|退货|用)吗\W*$", re.I)
 
 
 def _all_words_in(message: str, words: frozenset[str]) -> bool:
@@ -192,8 +194,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     about_it = asks_about_the_topic(message)
     tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset
         h.section.category == hits[0].section.category and h.score >= FOLLOW_UP_OWN_SHARE * bar for h in own_hits)
-    what_about = ((weak and bool(_WHAT_ABOUT.match(to_simplified(message))))  # "运费呢？" names too little alone
-                  or bool(_STILL_HOLDS.search(message)))
+    what_about = ((weak and bool(_WHAT_ABOUT.match(to_simplified(message)) or _OF_THAT.match(message)))
+                  or bool(_STILL_HOLDS.search(message)))  # "运费呢？", "does that include Saturdays?" name too little
     if not (about_it or what_about or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
             or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None

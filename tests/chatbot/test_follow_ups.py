@@ -246,7 +246,10 @@ def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, mess
     # the condition, by "unused": the previous answer asked of a detail that finds nothing alone is the previous's
     ("Can I return a personalized mug?", "it's unused, would that be fine?", "returns.non-returnable"),
     ("How long do I have to return something?", "what about during Christmas?", "returns.holiday-season"),  # window
-    ("I bought a jacket as a gift", "Can I return it after Christmas?", "returns.holiday-season")])  # the window
+    ("I bought a jacket as a gift", "Can I return it after Christmas?", "returns.holiday-season"),  # the window
+    ("我想退一件毛衣，穿过一次", "这样还可以退吗？", "returns.condition"),  # the window, alone
+    ("我的笔记本电脑拆封了", "那还能退吗", "returns.restocking-fee"),  # the window, alone
+    ("How long does standard shipping take?", "does that include Saturdays?", "shipping.standard")])  # refused
 def test_stop_44_sweep_follow_ups(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
