@@ -24,6 +24,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import repeat
 from pathlib import Path
 from typing import NamedTuple
@@ -47,6 +48,7 @@ _KEYWORDS_RE = re.compile(r"<!--\s*keywords:\s*(.*?)\s*-->")
 # What a keyword phrase found whole in a message adds to its section's score (once per section): as much as
 # the in-scope floor (`MIN_TOP_SCORE`), so the phrase alone keeps the message in scope.
 PHRASE_BONUS = {"en": 4.0, "zh": 12.0}
+RANKING_CACHE_SIZE = 4096  # queries whose rankings a knowledge base keeps (`KnowledgeBase.search`)
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ class KnowledgeBase:
 
     def __init__(self, labels: dict[tuple[str, str], str], entries: list[tuple[Section, str]]):
         self._labels = labels
+        self._ranked = lru_cache(maxsize=RANKING_CACHE_SIZE)(self._rank)
         self._sections = [section for section, _ in entries]
         self._by_id = {(s.id, s.lang): s for s in self._sections}
         if len(self._by_id) != len(self._sections):
@@ -296,10 +299,15 @@ class KnowledgeBase:
             raise ValueError(f"unknown language {lang!r}; expected one of {self._langs}")
         if category is not None and category not in self._categories:
             raise ValueError(f"unknown category {category!r}")
+        return list(self._ranked(query, lang, category)[:k]) if k > 0 else []
+
+    def _rank(self, query: str, lang: str | None, category: str | None) -> tuple[ScoredSection, ...]:
+        """Every section with a positive score for ``query`` (`search`), best first; cached per knowledge base, as
+        routing one message searches the same text several times."""
         query = to_simplified(query)
         tokens = tokenize(query)
-        if not tokens or k <= 0:
-            return []
+        if not tokens:
+            return ()
         hits = []
         text = phrase_text(query)
         for lg in [lang] if lang else self._langs:
@@ -314,4 +322,4 @@ class KnowledgeBase:
                 if score > 0 and (category is None or section.category == category):
                     hits.append(ScoredSection(section, score))
         hits.sort(key=lambda hit: -hit.score)
-        return hits[:k]
+        return tuple(hits)

@@ -339,3 +339,13 @@ def test_the_in_scope_bar_follows_the_message_s_terms():
     assert in_scope_bar("Where is my order?", "en") == MIN_TOP_SCORE["en"]
     assert in_scope_bar("退货要多久？", "zh") == MIN_TOP_SCORE["zh"]
     assert MIN_TOP_SCORE["en"] < in_scope_bar("可以用Apple Pay吗？", "zh") < MIN_TOP_SCORE["zh"]
+
+
+def test_search_results_are_the_caller_s_own(kb):
+    """`search` keeps each query's ranking (routing one message searches the same text several times); a caller
+    that changes its list changes no later search."""
+    first = kb.search("How long do I have to return a lamp?", lang="en", k=3)
+    first.clear()
+    again = kb.search("How long do I have to return a lamp?", lang="en", k=3)
+    assert len(again) == 3 and again[0].section.id == "returns.time-limit"
+    assert kb.search("How long do I have to return a lamp?", lang="en", k=1) == again[:1]
