@@ -775,6 +775,7 @@ def test_an_international_order_is_the_international_shipping_s(kb):
     ("信用卡和借记卡都能用吗？", "payment.methods"), ("Can I pay with Google Pay?", "payment.methods"),  # the bank, refused
     ("退款显示已办理，但是信用卡上一直没到账", "refunds.bank-processing"),  # the damaged parcels
     ("What counts as \"unused\"? I tried it on once.", "returns.condition"),  # what to do after shipment
-    ("There's a pending charge on my debit card but my order hasn't shipped yet. Why?", "payment.charge-timing")])
+    ("There's a pending charge on my debit card but my order hasn't shipped yet. Why?", "payment.charge-timing"),
+    ("Does the 30 days start from the order date or the delivery date?", "returns.time-limit")])  # the process
 def test_stop_44_sweep_chinese_questions(kb, question, section_id):
     assert RuleRouter(kb).route(question).hits[0].section.id == section_id
