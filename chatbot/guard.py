@@ -51,13 +51,16 @@ def _rules(*patterns: str, flags: re.RegexFlag = re.NOFLAG) -> re.Pattern:
 _ESCALATION_RULES = {
     "safety": _rules(
         # a Fire TV stick or tablet is a product (praise, "it's fire!!", still goes to a human: "there's fire" is not)
-        r"\b(caught|catch(es|ing)?|on)\s+fire\b|\bfire\b(?!\s*(tv|stick|tablet|hd|os|kids)\b)|\bflames?\b",
+        r"\b(caught|catch(es|ing)?|on)\s+fire\b|"
+        r"(?<!deal is )(?<!price is )\bfire\b(?!\s*(tv|stick|tablet|hd|os|kids|pit)\b)|"
+        r"\bflames?\b",  # "this deal is fire" is praise, a fire pit cover a product (stop 44's sweep)
         r"\bsmell(s|ed|ing)?\s+(of\s+|like\s+)?burn(ing|t)\b|\bburning\s+smell\b",
-        r"\bsmok(e|es|ing|ed|y)\b(?!\s+(detector|alarm)s?)",
+        r"\bsmok(e|es|ing|ed|y)\b(?!\s+(detector|alarm)s?|\s+gr[ae]y)",  # "in smoke grey" is a colour
         r"\bspark(s|ing|ed)?\b|\bexplo(ded|sion|de|ding)\b|\bmelt(ed|ing)\b|\boverheat\w*",
-        r"\bbatter(y|ies)\s+(is\s+|are\s+)?(swell\w*|swollen|bulg\w*|puff\w*)|"
+        r"\bbatter(y|ies)\s+([\w ]{0,30}\s)?(is\s+|are\s+)?(swell\w*|swollen|bulg\w*|puff\w*)|"
         r"\b(gets|getting|got|runs|running)\s+(very\s+|really\s+|so\s+|too\s+)?hot\b",
         r"\belectric(al)?\s+shock|\bshock(ed)?\s+(me|him|her|us|them|my)\b|\belectrocut\w*|"
+        r"\b(gives?|gave|giving|got|get)\s+(me|him|her|us)?\s*(a\s+)?(little\s+|slight\s+|small\s+)?tingl\w*|"
         r"\b(got|get|gets|getting|gave\s+(me|him|her))\s+a\s+(small\s+|little\s+|slight\s+|big\s+|nasty\s+)?"
         r"shock\b|\b(got|get|gets|getting)\s+shocked\b|"
         r"\bzapp?(ed|s)?\s+(me|him|her|us|them|my)\b|"
@@ -69,7 +72,8 @@ _ESCALATION_RULES = {
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
         r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|电了(我|他|她|孩子|小孩)|烧焦|焦味|糊味|跳闸|烧伤|烫伤|受伤|割伤|割破|夹伤|"
-        r"(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,4}?(划伤|划破|弄伤)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|"
+        r"(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,10}?(划伤|划破|弄伤)|"
+        r"烫得不能(碰|摸)|烫手|(插头|插座|电线)有?(黑印|烧黑|发黑)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|"
         r"流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
         flags=re.A,
     ),
@@ -78,6 +82,7 @@ _ESCALATION_RULES = {
         r"\bunauthori[sz]ed\s+(charge|purchase|order|transaction|payment|access)",
         r"\b(stolen|hacked|compromised)\s+(credit\s+)?(card|account)",
         r"\b(card|account)\s+(was|has\s+been|got|is)\s+(stolen|hacked|compromised)",
+        r"\b(card|account)\s+(was|has\s+been|got)\s+used\b[^.?!]{0,40}\b(wasn'?t|was\s+not)\s+me\b",
         r"\b(i|we)('ve|\s+have)?\s+(been|got)\s+hacked\b",  # "I think I've been hacked" (stop 43's sweep)
         r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
         r"\b(stole|steal|stealing)\s+my\s+(credit\s+|debit\s+|bank\s+)?(card|account|identity|wallet|purse)\b",
@@ -96,7 +101,7 @@ _ESCALATION_RULES = {
         r"(purchase|order|charge|payment|transaction)s?\b",
         r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|(偷偷|偷|私自|擅自)用了?我的(信用)?卡|"
         r"(没有?|未)经(过)?我的?(允许|同意)(就)?用了?我的(信用)?卡|"
-        r"诈骗|欺诈|盗刷|(盗用|冒用)了?我的|骗子|钓鱼|(账户|账号|卡|钱包)(被盗|被黑|被盗用|被偷)|"
+        r"诈骗|欺诈|盗刷|(盗用|冒用|盗)了?我的(账户|账号|卡|信用卡|身份)|(盗用|冒用)了?我的|骗子|钓鱼|(账户|账号|卡|钱包)(被盗|被黑|被盗用|被偷)|"
         r"(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
         flags=re.A,
     ),
@@ -127,7 +132,7 @@ _ESCALATION_RULES = {
         r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
         r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back|picks\s+up|picked\s+up)\b",
         # "人工客服几点上班" asks for the agents' hours (stop 43's sweep: escalated)
-        r"转人工|人工客服(?![^，。？！,?!]{0,4}(几点|什么时候|时间|电话|号码|上班|下班|在线))|"
+        r"^[\s,.!?，。！？]*人工[\s,.!?，。！？]*$|转人工|人工客服(?![^，。？！,?!]{0,4}(几点|什么时候|时间|电话|号码|上班|下班|在线))|"
         r"人工服务|(给|跟)我(打|回)个?电话|打电话给我|回个?电话|(找|要|叫|接)人工|真人|投诉|差评|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人)|没人(回复|理|回|管|接)",
         flags=re.A,
     ),
@@ -169,7 +174,9 @@ _REFUSAL_RULES = {
         r"\b(system|initial|hidden|secret|original|internal|developer)\s+(prompt|instructions?)\b",
         r"\b(system|developer)\s+message\b",
         r"\byour\s+(own\s+)?(prompt|instructions|directives|programming|system\s+message)\b",
-        r"\bwhat\s+(instructions|rules|prompt)\s+(were|have|did)\s+you\b",
+        r"\bwhat\s+(instructions|rules|prompt)\s+(were|have|did)\s+you\b|"
+        r"\bwhat\s+were\s+you\s+told\s+(before|at\s+the\s+start)\b|\b(print|show|reveal|repeat|tell\s+me)\s+(me\s+)?"
+        r"the\s+instructions\s+you\b|\binstructions\s+you\s+(were|have\s+been)\s+given\b",
         r"\b(internal|secret|hidden)\s+(reference|code|id|number|token)s?\b|\bcanary\b",
         r"\b(repeat|print|output|show|reveal)\b.{0,30}\b(text|words|everything|all)\s+(above|before)\b",
         r"内部(编号|代码|参考号)|提示词|系统提示|系统指令|(你的|你收到的|给你的)(指令|指示|设定|规则|初始设置)|(内部|隐藏|秘密)(指令|提示)",
@@ -209,6 +216,7 @@ _REFUSAL_RULES = {
         # a neighbour's order asked after ("My neighbor John Smith ordered a sofa, when will it arrive?")
         r"\bmy\s+(neighbou?r|co-?worker|colleague|boss|roommate|landlord|ex)(\s+[A-Z][a-z]+){0,2}\s+(has\s+)?"
         r"(ordered|bought|purchased|placed)\b",
+        r"\b(e-?mail|address|phone)\b[^.?!]{0,60}[.?!]\s*(it'?s|it\s+is|that'?s)\s+not\s+(mine|my\s+order)\b",
         # another's details asked, whose they are told after ("the email address on order #48213? It's my wife's.")
         r"\b(e-?mail|address|phone|password|card)\b[^.?!]{0,60}[.?!]\s*(it'?s|it\s+is|that'?s|that\s+is)\s+"
         rf"(my\s+)?(\w+\s+)?({_PEOPLE_KNOWN})'?s(\W*$|\s*[,;.!])",

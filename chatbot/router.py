@@ -32,6 +32,7 @@ _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|fine|alrigh
            r"i see|noted)( for (that|this|it|nothing|(the|your|all the|all your) help))?( i guess)?|"
            r"(that|this|it|the [^.!?]{1,40} (info|information|answer|tip))('s| is| was)?( really| very)? "
            r"(helps|helped|helpful)( a lot| so much)?|(that|this|it) (explains|explained) (it|that|everything)|"
+           r"(that|this|it)( has)? (fixed|solved|sorted) (it|that|the problem|the issue|my [a-z]+)|"
            r"(that|this|it)( has)? (cleared|clears) (it|that|things|everything)? ?up"
            r"( [^.!?]{1,40})?|(that|this)( has)? sorted it|"
            r"you('ve| have)? been (really |very |so )?helpful( today)?|have a (good|great|nice) (one|day)|"
@@ -52,7 +53,8 @@ SMALL_TALK = {
         rf"^\s*{_THANKS}(\W+{_THANKS})*\W*$|^\s*{_ZH_THANKS}(\W*{_ZH_THANKS})*\W*$", re.I),
     "goodbye": re.compile(  # "ok bye", "明白了，拜拜" too
         r"^\s*((ok(ay)?|alright|thanks?|thank you|cool|great|got it)\W+)?(bye|goodbye|bye bye|see you|see ya|"
-        r"that'?s (all|it)|that is (all|it)|i'?m done|nothing else|no more questions)\W*$|"
+        r"that'?s (all|it)|that is (all|it)|i'?m done|nothing else|no more questions|"
+        r"that'?s all i (needed|wanted|need)( to know)?)\W*$|"
         r"^\s*((好的|好|明白了|知道了|懂了|谢谢|行|辛苦了)\W*)?(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(
         r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"

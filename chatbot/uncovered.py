@@ -20,11 +20,12 @@ _UNCOVERED_TOPICS = {
                 r"\bweather\s+(like|today|tomorrow|this|next|going)\b|"
                 r"\b(going to|gonna|will it|is it)\s+(rain|snow)\b"),
     # writing and general knowledge ("Write me a poem about refunds", "Who invented the credit card?", "翻译一下")
-    "knowledge": (r"\b(write|compose|make up)\s+(me\s+)?(a|an|some)\s+(poem|song|story|essay|haiku|limerick|rap|"
+    "knowledge": (r"\b(write|compose|make up)\s+(me\s+)?(a|an|some)\s+(\w+\s+)?"
+                  r"(poem|song|story|essay|haiku|limerick|rap|"
                   r"cover letter|resume|cv)\b|\b(write|draft|compose)\s+(me\s+)?(a|an)\s+(reply|response|apology)\b|"
                   r"\b(write|draft|compose)\s+(me\s+)?(a|an)\s+(e-?mail|letter|message)\s+(to|for)\b|"
                   r"\btranslat(e|ion)\b|写(一首|首|一篇|篇)|翻译|\bwho invented\b|谁发明|\bhistory of\b|这个词|"
-                  r"\bin economics\b|\bcryptograph|数学原理"),
+                  r"\bin economics\b|\bcryptograph|数学原理|\blegal age\b|\bis it legal\b|法定年龄"),
     # money outside the store ("What is the return on investment for index funds?", "tax refunds", "股票的回报率")
     "money": r"\breturn on investment\b|\bindex funds?\b|\bstock market\b|\btax refunds?\b|股票|回报率|退税|"
              # insurance on the shipping, which the store does not sell ("有运费险伐" got the shipping charges' refund)

@@ -693,7 +693,8 @@ def test_a_covered_question_after_an_uncovered_one_is_answered(kb, question, sec
     ("行吧", "thanks"), ("好吧", "thanks"), ("好哒 谢谢亲😘", "thanks"), ("么么哒😘", "thanks"), ("亲 在吗~", "greeting"),
     ("谢谢你，30天的退货期我知道了", "thanks"), ("thx so much ur the best", "thanks"),
     ("Thanks, that cleared up the double charge thing!", "thanks"), ("thanks, that explains it!", "thanks"),
-    ("谢谢，扣款的问题搞清楚了", "thanks")])
+    ("谢谢，扣款的问题搞清楚了", "thanks"), ("thanks, that fixed my login!", "thanks"),
+    ("Thanks, that's all I needed.", "goodbye")])
 def test_small_talk(kb, question, reason):
     assert RuleRouter(kb).route(question)[:2] == ("direct", reason)
 
@@ -776,6 +777,9 @@ def test_an_international_order_is_the_international_shipping_s(kb):
     ("退款显示已办理，但是信用卡上一直没到账", "refunds.bank-processing"),  # the damaged parcels
     ("What counts as \"unused\"? I tried it on once.", "returns.condition"),  # what to do after shipment
     ("There's a pending charge on my debit card but my order hasn't shipped yet. Why?", "payment.charge-timing"),
-    ("Does the 30 days start from the order date or the delivery date?", "returns.time-limit")])  # the process
+    ("Does the 30 days start from the order date or the delivery date?", "returns.time-limit"),  # the process
+    ("I accidentally placed the same order twice. How do I get rid of one of them?", "orders.cancellation"),
+    ("There's a typo in the street name on my order, it was placed 5 minutes ago.", "orders.address-change"),
+    ("我下单的时候地址填成了老家的地址，现在还没发货，能改吗？", "orders.address-change")])  # the dispatch, the lockout
 def test_stop_44_sweep_chinese_questions(kb, question, section_id):
     assert RuleRouter(kb).route(question).hits[0].section.id == section_id

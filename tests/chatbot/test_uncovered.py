@@ -16,7 +16,9 @@ from chatbot.uncovered import not_ours
     ("Write a reply email to a customer apologizing for the delay", "out_of_scope"), ("有运费险伐", "out_of_scope"),
     ("Do you offer shipping insurance?", "out_of_scope"),
     ("Do you charge in USD or can I pay in Canadian dollars?", "out_of_scope"),  # the charge's timing
-    ("可以退人民币吗？汇率怎么算？", "out_of_scope"), ("What's the best credit card for cashback rewards?", "out_of_scope"),
+    ("可以退人民币吗？汇率怎么算？", "out_of_scope"), ("What's the legal age to buy from Northwind?", "out_of_scope"),
+    ("What's the best credit card for cashback rewards?", "out_of_scope"),
+    ("Write me a funny poem about forgetting my password.", "out_of_scope"),  # the password reset
 ])
 def test_what_no_policy_covers_has_a_reason(question, reason):
     assert not_ours(question, question) == reason
