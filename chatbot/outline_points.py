@@ -3,6 +3,8 @@ its separate questions ask for one by one (`sections_asked`)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
 from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, overview_categories
@@ -50,38 +52,43 @@ def how_to_section(kb: KnowledgeBase, message: str, lang: str) -> str | None:
     return _HOW_TO_SECTIONS.get(told.section.category, told.section.id) if told else None
 
 
-def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
+def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]:
     """Ids of the sections that answer a message's separate questions (2 to `MAX_POINTS` of them,
     `message_shape.questions_asked`) one by one: each question's best section, where it clears the in-scope bar
     and beats the question's second-best by `ASKED_MARGIN` or shares its category ("how long will the refund
     take?": the refund timing, a little over the bank's time). A question for a category's overview ("how does
     the refund work?", "退货政策是什么？") asks for the category's lead section; one that asks about a topic another
-    names ("多少钱？") for none."""
+    names ("多少钱？") for none. Each maps to the first question that asks it or names it by a keyword phrase (the
+    order the outline keeps: "When exactly does the money come out of my account, when I order or when it ships?"
+    names the charge's timing first, though its first question finds the lockout)."""
     questions = questions_asked(plain_message(message))
     if not 2 <= len(questions) <= MAX_POINTS:
-        return set()
-    asked = set()
-    for question in questions:
+        return {}
+    asked: dict[str, int] = {}
+    for n, question in enumerate(questions):
         if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
-            asked.update(kb.sections(lang, category)[0].id for category in categories)
+            asked.update({kb.sections(lang, c)[0].id: n for c in categories if kb.sections(lang, c)[0].id not in asked})
             continue
         if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
-            asked.add(how_to)  # "How do I do it?" after "I want to return a lamp.": the return process
+            asked.setdefault(how_to, n)  # "How do I do it?" after "I want to return a lamp.": the return process
             continue
         if asks_how_long(question) and (topic := _best_section_without(kb, message, lang, [question])) and (
                 topic.section.category in _HOW_LONG_SECTIONS):
-            asked.add(_HOW_LONG_SECTIONS[topic.section.category])  # "要几天？" beside a refund: the refund timing
+            asked.setdefault(_HOW_LONG_SECTIONS[topic.section.category], n)  # "要几天？" beside a refund: its timing
             continue
         hits = kb.search(question, lang=lang, k=2)
         if (hits and hits[0].score >= in_scope_bar(question, lang)
                 and not asks_about_the_topic(question)
                 and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
                      or hits[0].section.category == hits[1].section.category)):
-            asked.add(hits[0].section.id)
+            asked.setdefault(hits[0].section.id, n)
+    for n, question in enumerate(questions):  # a question that names an asked section by a phrase asks it there
+        for section_id in kb.phrase_sections(question, lang) & asked.keys():
+            asked[section_id] = min(asked[section_id], n)
     return asked
 
 
-def answers_each_question(message: str, asked: set[str]) -> bool:
+def answers_each_question(message: str, asked: Collection[str]) -> bool:
     """Whether ``asked`` (`sections_asked` of ``message``) holds a section of its own for each separate question,
     none asking for a category's overview or about an uncovered topic: then the asked sections, with any a
     keyword phrase names, are the whole outline ("Who pays for return shipping? And how long until I get my
@@ -93,8 +100,8 @@ def answers_each_question(message: str, asked: set[str]) -> bool:
             and not any(overview_categories(q) for q in questions))
 
 
-def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phrased: set[str] = frozenset(),
-                  only_asked: bool = False) -> list[ScoredSection]:
+def select_points(hits: list[ScoredSection], asked: Mapping[str, int] = MappingProxyType({}),
+                  phrased: set[str] = frozenset(), only_asked: bool = False) -> list[ScoredSection]:
     """The outline's key points, in rank order: the best hit, then the hits of its category scoring at least
     `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
     hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
@@ -104,7 +111,10 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phra
     which share only the word "code"), and to the product's warranty a question asks for, where one does ("How
     long is the TV warranty and what does it cover?" is not about furniture), or scores well over the other
     (`OTHER_PRODUCT_SHARE`: "I'd like to buy a TV … How long is it?"). With ``only_asked``
-    (`answers_each_question`) it keeps to the sections asked and phrased."""
+    (`answers_each_question`) it keeps to the sections asked and phrased, the asked ones in the order asked, in the
+    places the asked ones take (they came in score order: "How long do I have to return a lamp, who pays the return
+    shipping, and when do I get my money?" led with the fees, stop 44's sweep; a phrased section keeps its place:
+    "我12月5日收到的圣诞礼物，1月中旬还能退吗？" leads with the holiday returns its date holds)."""
     if not hits:
         return []
     best = hits[0]
@@ -128,6 +138,8 @@ def select_points(hits: list[ScoredSection], asked: set[str] = frozenset(), phra
               or h.score >= product_bar]
     if only_asked:
         chosen = [h for h in chosen if h.section.id in asked or h.section.id in phrased]
+        in_order = iter(sorted((h for h in chosen if h.section.id in asked), key=lambda h: asked[h.section.id]))
+        chosen = [next(in_order) if h.section.id in asked else h for h in chosen]  # a phrased one keeps its place
     required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]
     rest = [h for h in chosen if h.section.id not in asked][:MAX_POINTS - len(required)]
     return [h for h in chosen if h in required or h in rest]

@@ -288,7 +288,7 @@ class Planner:
         return (f"{lead} I can answer questions about Northwind's policies: {topics}. For anything else, please ask "
                 f"a human agent. {agents}")
 
-    async def _outline(self, question: str, route: Route, asked: set[str], only_asked: bool,
+    async def _outline(self, question: str, route: Route, asked: dict[str, int], only_asked: bool,
                        usage: _Usage) -> tuple[str, list[Section], list[int]]:
         """Generate the outline JSON under the schema (the points: `select_points` with ``asked``), or write it
         where the schema admits only one; returns the category, the point sections and the shared prefix ids."""
@@ -299,7 +299,7 @@ class Planner:
         # change). Letting it choose the points, or how many, was measured worse: it always took the shortest
         # list (see README). The prompt offers the hits down to the last point as candidates.
         points = select_points(hits, asked, self.kb.phrase_sections(question, lang), only_asked)
-        candidates = [h.section for h in hits[:hits.index(points[-1]) + 1]]
+        candidates = [h.section for h in hits[:max(hits.index(p) for p in points) + 1]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang) for h in points))
         point_lists = [[h.section.title for h in points]]

@@ -98,4 +98,4 @@ def test_the_closing_question_of_a_thread_asks_its_own_sections(kb, eval_questio
     free for a $62 order?": "free" was a keyword of the cancellation ("cancelled free of charge"), which then
     answered the last question (2026-12-02)."""
     row = next(r for r in eval_questions if r["id"] == "en-multi-18")
-    assert sections_asked(kb, prune_message(row["question"]).asking, "en") == set(row["expected_sections"])
+    assert sections_asked(kb, prune_message(row["question"]).asking, "en").keys() == set(row["expected_sections"])
