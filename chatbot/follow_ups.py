@@ -28,7 +28,7 @@ _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
 # "What about X?", "And X?", "And for X?", "And a laptop?" (read without its "and", `message_shape.plain_message`),
 # "What if my cart is $80?", "and if I order at noon?", "X呢？": the previous message's question, asked of X.
 _WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|what if|and|if|for|an?|the)\b|^\W*[^\W\d_]{1,8}呢\W*$")
-# A question about the previous answer itself: "does that include Saturdays?", "is that on the full price?".
+# A question about the previous answer itself: "does that include Saturdays?" after the standard shipping's days.
 _OF_THAT = re.compile(r"^\W*(does|do|did|is|was|will|would|can|could|should)\s+(that|this)\b", re.I)
 # A detail told with whether the previous answer holds for it: "my order is $300, does that work?" after Klarna,
 # "I bought it 20 days ago, does that still work?" after a price drop, "订单只有80美元可以吗".

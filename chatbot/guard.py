@@ -90,7 +90,8 @@ _ESCALATION_RULES = {
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+my\s+(credit\s+)?"
         r"(card|account|paypal)",
         # "My daughter used my card without asking"
-        r"\bus(ed|ing|es)\s+(my|their|his|her)\s+(credit\s+|debit\s+)?(card|account|paypal)\s+(on\s+\w+\s+site\s+)?without\s+(asking|my\s+"
+        r"\bus(ed|ing|es)\s+(my|their|his|her)\s+(credit\s+|debit\s+)?(card|account|paypal)\s+"
+        r"(on\s+\w+\s+site\s+)?without\s+(asking|my\s+"
         r"(permission|consent|knowledge|authori[sz]ation)|permission|consent|telling\s+me)",
         r"\b(orders?|charges?|purchases?)\s+(that\s+)?i\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]e)",
         # "Someone placed an order on my account that I did not make" (stop 42: the address change was answered)
