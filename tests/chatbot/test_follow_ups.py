@@ -249,7 +249,9 @@ def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, mess
     ("I bought a jacket as a gift", "Can I return it after Christmas?", "returns.holiday-season"),  # the window
     ("我想退一件毛衣，穿过一次", "这样还可以退吗？", "returns.condition"),  # the window, alone
     ("我的笔记本电脑拆封了", "那还能退吗", "returns.restocking-fee"),  # the window, alone
-    ("How long does standard shipping take?", "does that include Saturdays?", "shipping.standard")])  # refused
+    ("How long does standard shipping take?", "does that include Saturdays?", "shipping.standard"),  # refused
+    ("I want to delete my account", "what happens to my orders?", "account.deletion"),  # refused
+    ("I just set up two-factor", "what if I lose my phone?", "account.two-factor")])  # the agents' phone
 def test_stop_44_sweep_follow_ups(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id

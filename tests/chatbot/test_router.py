@@ -780,6 +780,7 @@ def test_an_international_order_is_the_international_shipping_s(kb):
     ("Does the 30 days start from the order date or the delivery date?", "returns.time-limit"),  # the process
     ("I accidentally placed the same order twice. How do I get rid of one of them?", "orders.cancellation"),
     ("There's a typo in the street name on my order, it was placed 5 minutes ago.", "orders.address-change"),
-    ("我下单的时候地址填成了老家的地址，现在还没发货，能改吗？", "orders.address-change")])  # the dispatch, the lockout
+    ("我下单的时候地址填成了老家的地址，现在还没发货，能改吗？", "orders.address-change"),  # the dispatch, the lockout
+    ("My order shipped and I don't want it anymore. What are my options now?", "orders.after-shipment")])  # shipping's
 def test_stop_44_sweep_chinese_questions(kb, question, section_id):
     assert RuleRouter(kb).route(question).hits[0].section.id == section_id
