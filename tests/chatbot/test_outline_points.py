@@ -225,7 +225,14 @@ def test_questions_parted_by_spaces_each_get_their_section(kb, question, points)
     ("How long do I have to return a lamp, who pays the return shipping, and when do I get my money?",
      ["returns.time-limit", "returns.shipping-fees", "refunds.timing"]),  # the fees first
     ("Can I pay with Klarna and is shipping free over $50?", ["payment.installments", "shipping.standard"]),
-    ("我想退货，运费谁出？钱退到哪里？多久到账？", ["returns.shipping-fees", "refunds.method", "refunds.bank-processing"])])
+    ("我想退货，运费谁出？钱退到哪里？多久到账？", ["returns.shipping-fees", "refunds.method", "refunds.bank-processing"]),
+    # phrases: each question's own section was missing (the standard shipping, the store credit, the charge's timing)
+    ("Can I exchange shoes for another size, and who pays shipping on the exchange?",
+     ["returns.exchanges", "returns.shipping-fees"]),
+    ("Can I cancel my order placed 3 hours ago, and if it's shipped what are my options?",
+     ["orders.cancellation", "orders.after-shipment"]),
+    ("When does an order placed at 3 pm ship and how much is express", ["shipping.dispatch", "shipping.express"]),
+    ("退款什么时候发出？银行处理要几天？", ["refunds.timing", "refunds.bank-processing"])])
 def test_the_points_of_separate_questions_come_in_the_order_asked(kb, question, points):
     """Stop 44's sweep of questions asked together: 30 of 83 outlines led with a later question's section."""
     assert [h.section.id for h in _planner_points(kb, question)] == points
