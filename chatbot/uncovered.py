@@ -46,6 +46,8 @@ _CATALOG = re.compile(
     r"\bdo you (sell|carry|stock)\b(?! (my|our|your customers'?|customers'?) )|\b(in|out of|back in) stock\b|"
     r"\bhow much (is|are|does|do) (the|a|an|this|that|these|those|your)\b|\bprice of\b|"
     r"\bwhat does (the|a|an|this|that) [\w ]+ cost\b|"
+    # a product's specifications ("How hot does the electric kettle get before it switches off?" got the dispatch)
+    r"\bhow (hot|cold|big|heavy|tall|wide|loud|bright|powerful) (does|is|are|do|can) (the|a|an|this|that|your|it)\b|"
     r"\b(available|come|comes|have (it|this|that|these|those|the \w+|this \w+|that \w+)) in (a |an )?(other |"
     r"different |another |more )?(colou?rs?|sizes?|black|white|blue|red|"
     r"green|gr[ae]y|brown|beige|pink|yellow|purple|orange|small|medium|large|larger|smaller|bigger|xl)\b|"

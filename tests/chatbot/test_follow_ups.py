@@ -251,7 +251,9 @@ def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, mess
     ("我的笔记本电脑拆封了", "那还能退吗", "returns.restocking-fee"),  # the window, alone
     ("How long does standard shipping take?", "does that include Saturdays?", "shipping.standard"),  # refused
     ("I want to delete my account", "what happens to my orders?", "account.deletion"),  # refused
-    ("I just set up two-factor", "what if I lose my phone?", "account.two-factor")])  # the agents' phone
+    ("I just set up two-factor", "what if I lose my phone?", "account.two-factor"),  # the agents' phone
+    ("Can I pay with Klarna?", "is there a minimum order?", "payment.installments"),  # the free shipping's $50
+    ("Is shipping free?", "is there a minimum order?", "shipping.standard")])
 def test_stop_44_sweep_follow_ups(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id

@@ -19,6 +19,7 @@ from chatbot.uncovered import not_ours
     ("可以退人民币吗？汇率怎么算？", "out_of_scope"), ("What's the legal age to buy from Northwind?", "out_of_scope"),
     ("What's the best credit card for cashback rewards?", "out_of_scope"),
     ("Write me a funny poem about forgetting my password.", "out_of_scope"),  # the password reset
+    ("How hot does the electric kettle get before it switches off?", "catalog"),  # the dispatch
 ])
 def test_what_no_policy_covers_has_a_reason(question, reason):
     assert not_ours(question, question) == reason
