@@ -253,7 +253,9 @@ def test_a_detail_asked_of_the_previous_answer_is_a_follow_up(kb, previous, mess
     ("I want to delete my account", "what happens to my orders?", "account.deletion"),  # refused
     ("I just set up two-factor", "what if I lose my phone?", "account.two-factor"),  # the agents' phone
     ("Can I pay with Klarna?", "is there a minimum order?", "payment.installments"),  # the free shipping's $50
-    ("Is shipping free?", "is there a minimum order?", "shipping.standard")])
+    ("Is shipping free?", "is there a minimum order?", "shipping.standard"),
+    ("怎么查物流？", "还没收到邮件", "shipping.tracking"),  # the damaged or lost parcels, by "还没收到"
+    ("重置密码", "还没收到邮件", "account.password-reset")])
 def test_stop_44_sweep_follow_ups(kb, previous, message, section_id):
     route = RuleRouter(kb).route(message, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
