@@ -58,11 +58,11 @@ class SectionDates:
 
     def holding(self, query: str) -> set[int]:
         """Indexes of the texts with a range that holds a date ``query`` names (`dates_in`)."""
-        days = dates_in(query)
-        return {i for i, ranges in enumerate(self.ranges) if any(in_range(d, *r) for d in days for r in ranges)}
+        return self.holding_and_missing(query)[0]
 
-    def missing(self, query: str) -> set[int]:
-        """Indexes of the texts with ranges that hold none of the dates ``query`` names (none where it names none)."""
+    def holding_and_missing(self, query: str) -> tuple[set[int], set[int]]:
+        """Indexes of the texts with a range that holds a date ``query`` names, and of those with ranges that hold
+        none of them (none where it names none)."""
         days = dates_in(query)
-        return {i for i, ranges in enumerate(self.ranges)
-                if days and ranges and not any(in_range(d, *r) for d in days for r in ranges)}
+        held = {i for i, ranges in enumerate(self.ranges) if any(in_range(d, *r) for d in days for r in ranges)}
+        return held, {i for i, ranges in enumerate(self.ranges) if days and ranges and i not in held}

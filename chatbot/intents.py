@@ -195,8 +195,8 @@ def _past_the_return_window(text: str) -> bool:
     return False
 
 
-def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
-                     bar: float) -> tuple[str | None, list]:
+def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection], bar: float,
+                     past_the_window: bool) -> tuple[str | None, list]:
     if categories := overview_categories(text):
         share = OVERVIEW_POINTS // len(categories)
         lead = [s for c in categories for s in kb.sections(lang, c)[:share]]
@@ -207,7 +207,7 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     if _DEFECT.search(text):
         product = tuple(h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS)[:1]
         asked = asking_clauses(text)
-        if not _past_the_return_window(text):
+        if not past_the_window:
             early = _DEFECT_SECTIONS[:1]
         elif any(_RETURN.search(c) for c in asked):  # a return asked past the window: the window first ("My
             early = (RETURN_WINDOW_SECTION,)  # blender broke after 2 months. Can I still return it or do I need a
@@ -253,7 +253,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     past_the_window = _past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
-    hits, intent = _intent_first(kb, text, lang, hits, bar)
+    hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
     if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
         lead = lead_with(INTENT_LEAD * max(hits[0].score, bar), hits, *(kb.get(i, lang) for i in REFUND_SECTIONS))
         # other categories' words ("two weeks" found the two-factor) left out
@@ -327,29 +327,29 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
             and best.section.id not in kb.phrase_sections(text, lang))
 
 
-def _dated_defect(text: str, best: ScoredSection) -> bool:
-    """Whether ``text`` tells how long ago the defective product was bought or came, and its ``best`` hit answers
+def _dated_defect(text: str, best: ScoredSection, past_the_window: bool) -> bool:
+    """Whether ``text`` tells how long ago the defective product was bought or came (``past_the_window`` or not,
+    `_past_the_return_window`), and its ``best`` hit answers
     for the other side of the 30-day window: the warranty's claims or coverage within it ("I received a defective
     vacuum 10 days ago. Should I return it or make a warranty claim?" got the claim alone, where the early defects
     say it is a return), a return's section past it ("My kettle stopped working, I bought it last Christmas" got
     the holiday returns). The defect's outline answers by the time. Past the window a claim asked is the claim's
     ("… two months ago. How do I make a warranty claim?"), and within it a return's section the return's ("it broke
     after 2 weeks, do I pay the return postage?")."""
-    if not durations(text):
-        return False
-    past = _past_the_return_window(text)
-    return (best.section.category == "returns") if past else best.section.id in _DEFECT_SECTIONS[1:]
+    if past_the_window:
+        return best.section.category == "returns"
+    return best.section.id in _DEFECT_SECTIONS[1:] and bool(durations(text))
 
 
-def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection],
-                  bar: float) -> tuple[list[ScoredSection], str | None]:
+def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection], bar: float,
+                  past_the_window: bool) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the intent's sections first, and the intent, as `intent_hits` describes; or ``hits`` and None."""
-    intent, sections = _intent_sections(kb, text, lang, hits, bar)
+    intent, sections = _intent_sections(kb, text, lang, hits, bar, past_the_window)
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
                 and not (intent == "defect" and (_asks_money_back(text, hits[0])
                                                  or _found_by_a_word(kb, text, lang, hits)
-                                                 or _dated_defect(text, hits[0]))))
+                                                 or _dated_defect(text, hits[0], past_the_window))))
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}

@@ -269,9 +269,9 @@ class KnowledgeBase:
     def dated_sections(self, query: str, lang: str) -> tuple[set[str], set[str]]:
         """Ids of the sections of ``lang`` whose stated date range holds a date ``query`` names (`chatbot.dates`), and
         of those whose ranges hold none of the dates it names."""
-        sections, text = self._indexes[lang][1], phrase_text(to_simplified(query))
-        dates = self._dates[lang]
-        return {sections[i].id for i in dates.holding(text)}, {sections[i].id for i in dates.missing(text)}
+        sections = self._indexes[lang][1]
+        held, missing = self._dates[lang].holding_and_missing(phrase_text(to_simplified(query)))
+        return {sections[i].id for i in held}, {sections[i].id for i in missing}
 
     def phrase_sections(self, query: str, lang: str) -> set[str]:
         """Ids of the sections of ``lang`` with a keyword phrase found whole in ``query``."""

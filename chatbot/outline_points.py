@@ -67,7 +67,8 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     asked: dict[str, int] = {}
     for n, question in enumerate(questions):
         if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
-            asked.update({kb.sections(lang, c)[0].id: n for c in categories if kb.sections(lang, c)[0].id not in asked})
+            for category in categories:
+                asked.setdefault(kb.sections(lang, category)[0].id, n)
             continue
         if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
             asked.setdefault(how_to, n)  # "How do I do it?" after "I want to return a lamp.": the return process

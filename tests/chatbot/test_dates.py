@@ -33,10 +33,10 @@ def test_section_dates_holding():
     assert dates.holding(phrase_text("bought last week")) == set()
 
 
-def test_section_dates_missing():
+def test_section_dates_holding_and_missing():
     """Stop 44's sweep: the texts whose ranges hold none of the dates named ("delivered to me on December 28" got
     the holiday returns by "December"); none where no date is named, and none for a text without ranges."""
     dates = SectionDates([phrase_text("From November 15 to December 24."), phrase_text("Within 30 days.")])
-    assert dates.missing("delivered on december 28") == {0}
-    assert dates.missing("delivered on december 1") == set()
-    assert dates.missing("delivered last week") == set()
+    assert dates.holding_and_missing("delivered on december 28") == (set(), {0})
+    assert dates.holding_and_missing("delivered on december 1") == ({0}, set())
+    assert dates.holding_and_missing("delivered last week") == (set(), set())
