@@ -208,7 +208,7 @@ class RuleRouter:
         shape = shape_mode(asked)
         if uncovered := not_ours(question, query):
             # "Do you sell cars? Do you accept Apple Pay?": the covered questions are answered, the others' words aside
-            covered = self._covered_clauses(asked, lang) if shape == "sot" else []
+            covered = self._covered_clauses(asked, lang) if shape == "sot" else self._covered_question(asked, lang)
             if not covered:
                 return Route("refuse", uncovered, lang, hits)
             hits, intent = self.kb.search(" ".join(covered), lang=lang, k=max(len(hits), 1)), None
@@ -230,6 +230,15 @@ class RuleRouter:
                 or not (reason := escalation_reason(previous))):
             return None
         return None if names_its_topic_well(self.kb.search(message, lang=lang, k=1), message, lang) else reason
+
+    def _covered_question(self, message: str, lang: str) -> list[str]:
+        """The one question of ``message`` where its story, not the question, is about an uncovered topic and the
+        question names a topic well on its own (`names_its_topic_well`): "Money's a bit tight because of car
+        repairs. Can I split the payment into installments?" (stop 45's sweep: refused)."""
+        question = asked_part(message)
+        if question == message or not_ours(question, question):
+            return []
+        return [question] if names_its_topic_well(self.kb.search(question, lang=lang, k=1), question, lang) else []
 
     def _covered_clauses(self, message: str, lang: str) -> list[str]:
         """The asking clauses of ``message`` that find a policy section on their own: "Can I pick up in store, or

@@ -34,6 +34,15 @@ _CONTRACTIONS = {"can't": "cannot"}
 # The policies' phrases spell "cancelled" as the British do; a customer's "canceled" matches them (BM25 stems both).
 _AMERICAN_CANCEL_RE = re.compile(r"\bcancel(ed|ing)\b")
 _STEMMER = snowballstemmer.stemmer("english")
+# Words that are no terms where they stand (stop 45's sweeps): a number word that counts days or weeks ("two weeks
+# ago" found the two-factor authentication, "day two" too), the phone of a phone's accessory ("Can I return a phone
+# case?" found the agents' phone line), "same" but of the same day ("the same blender is $69 now" found the same-day
+# dispatch).
+_NO_TERM_RE = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten)(?=[\s-]+(days?|weeks?|months?|"
+                         r"years?|hours?|minutes?)\b)|(?<=\bday )(one|two|three)\b|"
+                         r"\bphone(?=\s+(case|cases|charger|chargers|stand|stands|holder|holders|mount|cover|"
+                         r"covers)\b)|"
+                         r"\bsame\b(?!\s+(business\s+)?day)")
 _ZH_STOP_CHARS = frozenset("的了吗呢吧啊呀嘛我你您他她它是在和与或及也都就这那么什怎们请个一把给让对")
 _ZH_STOP_BIGRAMS = frozenset({"什么", "怎么", "如何", "可以", "我的", "你们", "我们", "请问", "是否", "一下", "已经"})
 _AMOUNT_RE = re.compile(r"(?<![\d.])\d+\.\d\d(?!\d|\.\d)")
@@ -63,7 +72,8 @@ def _stem(word: str) -> str:
 def tokenize(text: str) -> list[str]:
     """Index terms: stemmed English words without stopwords; CJK runs as unigrams plus bigrams."""
     tokens: list[str] = []
-    for match in _TOKEN_RE.finditer(unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")):
+    text = _NO_TERM_RE.sub("", unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'"))
+    for match in _TOKEN_RE.finditer(text):
         word = match.group().removesuffix("'s")
         word = _CONTRACTIONS.get(word, word)
         if _CJK_RE.match(word):

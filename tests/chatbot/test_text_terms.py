@@ -21,6 +21,15 @@ def test_customer_custom_and_customs_are_three_words():
     assert tokenize("package") != tokenize("packaging")  # "wheres my packge" found the original packaging (stop 42)
 
 
+def test_words_that_name_no_topic_where_they_stand_are_no_terms():
+    """A number word counting days, a phone's accessory, "same" but of the same day (stop 45's sweeps: the
+    two-factor authentication, the agents' phone line, the same-day dispatch)."""
+    assert tokenize("I bought it two weeks ago, on day two") == tokenize("I bought it weeks ago, on day")
+    assert "two" in tokenize("two-factor") and "phone" in tokenize("your phone number")
+    assert "phone" not in tokenize("Can I return a phone case?")
+    assert "same" not in tokenize("add it to the same order") and "same" in tokenize("ships the same day")
+
+
 def test_tokenize():
     assert tokenize("Returns returned RETURNING") == ["return"] * 3
     assert tokenize("the shipping charges") == tokenize("shipped charge")
