@@ -70,7 +70,8 @@ _DEFECT = re.compile(
     r"(work|turn on|switch on|power on|start|charge|hold a charge|boot|connect|pair)\b"
     r"|(?<!心情)(?<!脾气)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电"
     r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动"
-    r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上|不加热|不制冷|不出水|黑屏|花屏|不开机|不脱水", re.I | re.A)
+    r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上|不加热|不制冷|不出水|黑屏|花屏|不开机|不脱水"
+    r"|无法(开机|启动|充电|使用|工作)", re.I | re.A)  # "收货一周即无法开机" (stop 45's sweep: the warranty claims)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 # A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit;
 # not one that broke a while after ("收到一周后坏了"); "The chair arrived broken" too (the damaged parcels' keywords
@@ -81,6 +82,11 @@ _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。�
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"
 CANCELLATION_SECTION = "orders.cancellation"
+NON_RETURNABLE_SECTION = "returns.non-returnable"
+# What a return or refund of an item no one can return finds by its other words: "get my money back" the refund
+# timing, "by mistake" or "changed my mind" the cancellation, "send it back" the return process.
+_ASKED_OF_A_FINAL_ITEM = frozenset({"refunds.timing", CANCELLATION_SECTION, "returns.process"})
+FINAL_ITEM_SHARE = 0.7  # the non-returnable items scoring this share of such a best hit name one
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 # A delivered order is past cancelling: "I changed my mind about the sofa, it was delivered yesterday" is a return.
 _DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barrived\b|\b(it|they|order|package|parcel) "
@@ -254,6 +260,13 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
+    if (intent is None and hits and hits[0].section.id in _ASKED_OF_A_FINAL_ITEM | {NON_RETURNABLE_SECTION}
+            and not _WHEN_WORDS.search(text) and (_RETURN.search(text) or _ONE_SECTION_INTENTS[0][1].search(text))
+            and (NON_RETURNABLE_SECTION in kb.phrase_sections(text, lang) or any(
+                h.section.id == NON_RETURNABLE_SECTION and h.score >= FINAL_ITEM_SHARE * hits[0].score for h in hits))):
+        # "I bought a software download code by mistake, can I get my money back?" (stop 45's sweeps: the refund
+        # timing, the cancellation, the return process)
+        hits, intent = lead_with(hits[0].score, hits, kb.get(NON_RETURNABLE_SECTION, lang)), "return"
     if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
         lead = lead_with(INTENT_LEAD * max(hits[0].score, bar), hits, *(kb.get(i, lang) for i in REFUND_SECTIONS))
         # other categories' words ("two weeks" found the two-factor) left out
