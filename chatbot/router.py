@@ -32,7 +32,7 @@ _THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|fine|alrigh
            r"i see|noted)( for (that|this|it|nothing|(the|your|all the|all your) help))?( i guess)?|"
            r"(that|this|it|the [^.!?]{1,40} (info|information|answer|tip))('s| is| was)?( really| very)? "
            r"(helps|helped|helpful)( a lot| so much)?|(that|this|it) (explains|explained) (it|that|everything)|"
-           r"(that|this|it)( has)? (fixed|solved|sorted) (it|that|the problem|the issue|my [a-z]+)|"
+           r"(that|this|it|you)( has| have|'ve)? (fixed|solved|sorted) (it|that|the problem|the issue|my [a-z]+)|"
            r"(that|this|it)( has)? (cleared|clears) (it|that|things|everything)? ?up"
            r"( [^.!?]{1,40})?|(that|this)( has)? sorted it|"
            r"you('ve| have)? been (really |very |so )?helpful( today)?|have a (good|great|nice) (one|day)|"

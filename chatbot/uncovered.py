@@ -33,11 +33,21 @@ _UNCOVERED_TOPICS = {
              # currencies and banks' rewards and fees ("pay in Canadian dollars" got the charge's timing)
              r"\b(canadian|australian|us|american) dollars\b|\bin usd\b|\bcurrenc(y|ies)\b|\bexchange rates?\b|"
              r"\bforeign transaction fees?\b|\bcashback\b|汇率|人民币|外币|返现",
+    # jobs, a shop's opening hours, bulk prices (stop 45's sweep: "warehouse" found the refund timing, "open" the
+    # restocking fee, "discount" the promo codes)
+    "business": (r"\b(are|is) (you|northwind) hiring\b|\bjob (openings?|applications?|vacanc\w+)\b|"
+                 r"\bapply for a\b[^.?!]{0,20}\bjob\b|\bwork (at|for) (your|northwind)\b|\bcareers?\b|"
+                 r"招聘|招人|招(客服|员工|店员|仓库)|简历|应聘|求职|"
+                 r"\b(physical|retail) (store|shop)s?\b|\b(store|shop) (hours|opening hours)\b|"
+                 r"\bwhat time does your (store|shop)\b|\bwhen (is|does) your (store|shop) open\b|门店|实体店|"
+                 r"\bbulk (discounts?|pricing|prices|orders?|purchases?)\b|\bbuy(ing)? in bulk\b|\bwholesale\b|"
+                 r"批发|批量采购"),
     # sports, cars (not a car charger) and advice on what to buy, which the store does not sell or give
     "not sold": (r"\b(tennis|football|soccer|basketball|baseball|golf|volleyball|badminton)\b|网球|足球|篮球|"
                  r"\b(cars?|vehicles?|trucks?|motorcycles?)\b(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|"
                  r"audio)s?\b)|\b(toyota|honda|tesla|bmw|ford|corolla)\b|汽车|轿车|摩托车|"
-                 r"\brecommend\s+(me\s+)?(a|an|some)\b|推荐(一款|一个|一下|个|款)"),
+                 r"\brecommend\s+(me\s+)?(a|an|some)\b|\b(which|what) [\w ]{1,30} (would|do|should) you recommend\b|"
+                 r"\bwhich one should i (buy|get|choose)\b|推荐(一款|一个|一下|个|款)"),
 }
 _UNCOVERED = re.compile("|".join(f"(?:{pattern})" for pattern in _UNCOVERED_TOPICS.values()), re.I)
 # Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy

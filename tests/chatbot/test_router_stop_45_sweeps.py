@@ -17,6 +17,20 @@ from chatbot.router import RuleRouter
     ("The courier is showing delivered but I did not receive anything, kindly look into the matter",
      "direct", "shipping.lost-damaged"),
     ("您好，物流显示敝人的包裹已签收，但敝人并未收到，请问应如何处理？", "direct", "shipping.lost-damaged"),
+    # words of a section's own ("money is cut two times", "washed", "played with", "assembled", "玩过", "购物金",
+    # "holiday deliveries", "cost me to return", "无法开机", "you have solved my problem")
+    ("My money is cut two times from the card for one order, please check", "direct", "payment.double-charge"),
+    ("When will the amount get debited from my card, at the time of order or later?", "sot", "payment.charge-timing"),
+    ("Can I return the t-shirt after I washed it one time?", "direct", "returns.condition"),
+    ("Can I return a toy my kid already played with?", "direct", "returns.condition"),
+    ("Can I still return a bookshelf after I've assembled it?", "direct", "returns.condition"),
+    ("孩子玩过的玩具还能退吗", "direct", "returns.condition"), ("购物金会过期吗", "direct", "refunds.store-credit"),
+    ("Since when the 30 days are counting, from the order or from the receiving?", "direct", "returns.time-limit"),
+    ("How much will it cost me to return a rug I just don't like?", "direct", "returns.shipping-fees"),
+    ("I lost the charging cable that came with the drone, can I still return the drone?", "direct",
+     "returns.condition"),
+    ("我想要回去我的钱，我退了货，怎么做？", "sot", "refunds.timing"),
+    ("您好，敝人所购吸尘器收货一周即无法开机，请问应当办理退货还是申请保修？", "sot", "warranty.early-defects"),
     # words that name no topic where they stand (the two-factor authentication, the same-day dispatch)
     ("Can I return a lamp I bought two weeks ago?", "direct", "returns.time-limit"),
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
@@ -28,8 +42,28 @@ def test_a_sweep_message_gets_its_route_and_section(kb, question, mode, section_
     assert route.mode == mode and route.hits[0].section.id == section_id
 
 
+@pytest.mark.parametrize("question", [
+    "I bought a software download code by mistake, can I get my money back?",  # the refund timing
+    "软件激活码买错了，能退款吗",  # the cancellation
+    "I got a wallet monogrammed with my initials and honestly I changed my mind, can I send it back?",
+    "I downloaded the photo editing software yesterday and hate it. Can I get my money back?"])
+def test_a_return_or_refund_of_an_item_no_one_can_return_is_the_exceptions(kb, question):
+    assert RuleRouter(kb).route(question).hits[0].section.id == "returns.non-returnable"
+
+
 def test_a_story_about_an_uncovered_topic_keeps_an_uncovered_question_refused(kb):
     """The story's uncovered words still refuse a question about them: the bank's fee, a game's winner."""
     router = RuleRouter(kb)
     assert router.route("My bank charged a foreign transaction fee on my order. Will you refund it?").mode == "refuse"
     assert router.route("今天天气不错，和同事在争论足球。想问问你觉得今年世界杯谁会赢？").mode == "refuse"
+
+
+def test_thanks_for_solving_it_is_small_talk(kb):
+    """"you have solved my problem" found the warranty claims by "problem" (stop 45's sweep)."""
+    route = RuleRouter(kb).route("Thanks a lot, you have solved my problem, have a nice day")
+    assert (route.mode, route.reason) == ("direct", "thanks")
+
+
+def test_holiday_deliveries_asked_after_the_window_are_the_holiday_returns(kb):
+    route = RuleRouter(kb).route("and for holiday deliveries?", previous="lookup: return window for electronics")
+    assert route.hits[0].section.id == "returns.holiday-season"

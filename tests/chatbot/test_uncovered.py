@@ -20,6 +20,11 @@ from chatbot.uncovered import not_ours
     ("What's the best credit card for cashback rewards?", "out_of_scope"),
     ("Write me a funny poem about forgetting my password.", "out_of_scope"),  # the password reset
     ("How hot does the electric kettle get before it switches off?", "catalog"),  # the dispatch
+    # Stop 45's sweeps: jobs, a shop's hours, bulk prices, a product to recommend (the refund timing by "warehouse",
+    # the agents' hours, the electronics' warranty)
+    ("Are you hiring? I'd like to apply for a warehouse job.", "out_of_scope"), ("你们公司招客服吗，怎么投简历", "out_of_scope"),
+    ("What time does your store open on Sundays?", "out_of_scope"), ("公司采购100台显示器有批发价吗", "out_of_scope"),
+    ("Which robot vacuum would you recommend for pet hair?", "out_of_scope"),
 ])
 def test_what_no_policy_covers_has_a_reason(question, reason):
     assert not_ours(question, question) == reason
@@ -32,6 +37,7 @@ def test_what_no_policy_covers_has_a_reason(question, reason):
     "What email address should I write to?",
     "I paid with a gift card, if I return it do I get cash back?",
     "价格调整的14天从哪天算起？",  # refused as the catalogue's (stop 44's sweep)
+    "What are your live chat hours?", "Can I return an order I placed for my store?",
 ])
 def test_covered_questions_have_none(question):
     assert not_ours(question, question) is None
