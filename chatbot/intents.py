@@ -335,7 +335,8 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
     best = hits[0]
     product_named = any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
-    found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact")  # "phone", "charge"
+    # "phone", "charge", "free" ("… stopped charging, can I get it fixed for free?" found the cancellation's "free")
+    found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact", "orders")
     return ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))
             and best.section.id not in kb.phrase_sections(text, lang))
 

@@ -141,6 +141,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
                        and h.score >= ASKED_PHRASE_SHARE * hits[0].score}
         if hits and hits[0].section.category != "warranty":  # a product's name asks for no warranty: "Can I
             phrased -= set(PRODUCT_SECTIONS)  # return an opened printer?" got the electronics' term by "printer"
+        elif hits:  # nor one far under the best: "Can I still buy the extended protection plan for a tablet …?"
+            phrased -= {h.section.id for h in hits  # got the electronics' term (stop 45's sweep)
+                        if h.section.id in PRODUCT_SECTIONS and h.score < ASKED_PHRASE_SHARE * hits[0].score}
         # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？" the holiday returns, "delivered to me on
         # December 28" not them, unless asked by name (their words "December", "January" found them first)
         dated, undated = kb.dated_sections(question, lang)
