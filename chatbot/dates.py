@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 
+from chatbot.durations import zh_number
+
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-_DATE = re.compile(rf"\b{_MONTH}\s+{_DAY}\b|\b{_DAY}\s+(?:of\s+)?{_MONTH}\b|(\d{{1,2}})\s*月\s*(\d{{1,2}})\s*[日号號]")
+_ZH_COUNT = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"  # "12月1日", "十二月十日" (stop 45's sweep: not read)
+_DATE = re.compile(rf"\b{_MONTH}\s+{_DAY}\b|\b{_DAY}\s+(?:of\s+)?{_MONTH}\b|{_ZH_COUNT}\s*月\s*{_ZH_COUNT}\s*[日号號]")
 _RANGE_JOINER = re.compile(r"^\s*(?:to|and|through|until|至|到|-|–)\s*$")
 
 MonthDay = tuple[int, int]
@@ -23,11 +26,17 @@ MonthDay = tuple[int, int]
 def _month_day(match: re.Match) -> MonthDay | None:
     english_month, english_day, day_first, month_after, month_number, day_number = match.groups()
     if month_number:
-        month, day = int(month_number), int(day_number)
+        month, day = _count(month_number), _count(day_number)
+        if month is None or day is None:
+            return None
     else:
         name = english_month or month_after
         month, day = _MONTHS.index(name[:3]) + 1, int(english_day or day_first)
     return (month, day) if 1 <= month <= 12 and 1 <= day <= 31 else None
+
+
+def _count(number: str) -> int | None:
+    return int(number) if number.isdigit() else zh_number(number)
 
 
 def dates_in(text: str) -> list[MonthDay]:

@@ -24,6 +24,14 @@ _ZH_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", 0) if
 _ONE_OR_LESS = frozenset({"a", "an", "one", "1", "一", "半"})
 
 
+def zh_number(count: str) -> int | None:
+    """A number written in Chinese numerals up to 99 ("六", "两", "十", "十五", "四十五"), else None."""
+    tens, _, ones = count.partition("十")
+    if "十" in count and all(c in _ZH_DIGITS for c in tens + ones):
+        return _ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0)
+    return _ZH_DIGITS.get(count)
+
+
 class Duration(NamedTuple):
     count: str  # as written: "2", "a", "few", "两", "半"
     unit: str  # minute | hour | day | week | month | year
@@ -36,10 +44,7 @@ class Duration(NamedTuple):
             return int(count)
         if count in _EN_NUMBERS:
             return _EN_NUMBERS[count]
-        tens, _, ones = count.partition("十")
-        if "十" in count and all(c in _ZH_DIGITS for c in tens + ones):  # "十", "十五", "四十", "四十五"
-            return _ZH_DIGITS.get(tens, 1) * 10 + _ZH_DIGITS.get(ones, 0)
-        return _ZH_DIGITS.get(count)
+        return zh_number(count)
 
     @property
     def at_most_one(self) -> bool:

@@ -57,3 +57,10 @@ def test_chat_spellings_and_typos_of_shop_words_are_read():
     answer = Answer("- 退货时限：30天内", "sot", "returns", ["退货时限"], ["returns.time-limit"], "zh", {}, {})
     shown = in_traditional(AnswerDone(answer)).answer
     assert (shown.answer, shown.outline, shown.category) == ("- 退貨時限：30天內", ["退貨時限"], "returns")
+
+
+def test_taiwan_s_shipped_and_pinyin_homophones_are_the_shop_s_words():
+    """Stop 45's sweep: "已經出貨了還可以改地址嗎" got what to do after shipment, "退活要在几天之内办" the refund timing;
+    "预订当天" and "最快第二天" keep their words (订当 and 快第 are typos of 订单 and 快递 elsewhere)."""
+    assert to_simplified("已經出貨了 退活 保休 密马") == "已经发货了 退货 保修 密码"
+    assert to_simplified("预订当天 最快第二天") == "预订当天 最快第二天"

@@ -9,6 +9,7 @@ from chatbot.text_terms import phrase_text
     ("the 3rd of December", [(12, 3)]), ("Sept 30 or October 2", [(9, 30), (10, 2)]),
     ("May I return it?", []), ("12/1", []),  # "may" names no day; a numeric date's order is the writer's
     ("December 41", []), ("13月1日", []),
+    ("敝人于十二月十日收到商品", [(12, 10)]), ("十一月二十号收到的", [(11, 20)]), ("二十三月五日", []),  # stop 45's sweep
 ])
 def test_dates_in(text, expected):
     assert dates_in(phrase_text(text)) == expected

@@ -40,6 +40,10 @@ from chatbot.router import RuleRouter
     ("The smartwatch is 13 months old and stopped charging, can I get it fixed for free?", "sot",
      "warranty.electronics"),
     ("手表买了十三个月，充不了电了，能免费修吗？", "sot", "warranty.electronics"),
+    ("您好，敝人于十二月十日收到商品，请问最晚可以退货至何时？", "direct", "returns.holiday-season"),  # the window
+    ("已經出貨了還可以改地址嗎", "direct", "orders.address-change"), ("退活要在几天之内办", "direct", "returns.time-limit"),
+    ("内裤拆封了能退吗", "direct", "returns.non-returnable"),  # the opened electronics' fee
+    ("刚下单忘了买充电器，能加到同一个订单里吗", "direct", "orders.adding-items"),  # the promo codes
     # words that name no topic where they stand (the two-factor authentication, the same-day dispatch)
     ("Can I return a lamp I bought two weeks ago?", "direct", "returns.time-limit"),
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
