@@ -6,7 +6,7 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
-from chatbot.intents import OUT_OF_SCOPE_SECTION, named_categories, says_it_shipped
+from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, lead_with, named_categories, says_it_shipped
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, is_open_question
 from chatbot.text_terms import tokenize, word_terms
@@ -195,8 +195,11 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     about_it = asks_about_the_topic(message)
     tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset
         h.section.category == hits[0].section.category and h.score >= FOLLOW_UP_OWN_SHARE * bar for h in own_hits)
+    # "and for furniture?", "沙发呢？": the previous question asked of a product, which finds its warranty alone
+    of_a_product = bool(own_hits) and own_hits[0].section.id in PRODUCT_SECTIONS and bool(
+        _WHAT_ABOUT.match(to_simplified(message)))
     what_about = ((weak and bool(_WHAT_ABOUT.match(to_simplified(message)) or _OF_THAT.match(message)))
-                  or bool(_STILL_HOLDS.search(message)))  # "运费呢？", "does that include Saturdays?" name too little
+                  or bool(_STILL_HOLDS.search(message)) or of_a_product)  # "运费呢？", "does that include Saturdays?"
     if not (about_it or what_about or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
             or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
         return None
@@ -212,6 +215,16 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
         # "Can I return a personalized mug?" asks about the items no one can return, not the condition "unused" finds
         # under the bar ("吊牌已经剪掉了 还行吗" finds the condition well)
         hits = sorted(hits, key=lambda h: h.section.id != topic[0].section.id)
+    if topic and of_a_product:  # the product's term after a warranty's (not the previous product's), else no
+        # warranty: "How long do I have to send back a desk lamp?" then "and for furniture?" (stop 45's sweep), and
+        # the previous question's section where nothing else clears the bar
+        rest = [h for h in hits if h.section.id not in PRODUCT_SECTIONS]
+        if topic[0].section.category == "warranty":
+            hits = lead_with(hits[0].score, hits, own_hits[0].section)
+        elif not rest or rest[0].score < in_scope_bar(query, lang):
+            hits = lead_with(hits[0].score, rest, topic[0].section)
+        else:
+            hits = rest
     return hits[:k]
 
 

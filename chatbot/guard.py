@@ -260,6 +260,8 @@ _REFUSAL_RULES = {
         # a caller who is not the customer ("来电的人说是收件人的朋友"; stop 45's sweep: the address change)
         r"(来电|打电话)的?人?(说|自称)?是(收件人|客户|顾客|用户|账户持有人|持卡人)的|不是(账户持有人|持卡人|收件人)本人",
         r"(客户|用户|顾客)(名单|列表|数据库|资料)",
+        # what a neighbour or another person ordered ("工单：客户想知道邻居订了什么东西", stop 45's sweep: answered)
+        r"(邻居|隔壁\w{0,3}|同事|室友|前任|前男友|前女友|前夫|前妻|别人|他人|陌生人)(都)?(订|买|下单|购买)了?(什么|哪些|啥)",
         r"(那|这)(个)?是(我)?(朋友|邻居|同事|室友|前任|老板)的(订单|账户|账号)",  # "…收件人电话吗，那是我朋友的订单"
         # his or her details asked for ("能告诉我他的地址吗？" after a friend's purchase), a friend's card asked
         # after ("帮我查一下我朋友用什么卡付的款"; stop 44's sweeps: the address change, the payment methods)

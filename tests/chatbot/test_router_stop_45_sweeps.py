@@ -80,3 +80,12 @@ def test_thanks_for_solving_it_is_small_talk(kb):
 def test_holiday_deliveries_asked_after_the_window_are_the_holiday_returns(kb):
     route = RuleRouter(kb).route("and for holiday deliveries?", previous="lookup: return window for electronics")
     assert route.hits[0].section.id == "returns.holiday-season"
+
+
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    ("How long do I have to send back a desk lamp?", "and for furniture?", "returns.time-limit"),  # the warranty
+    ("电子产品保修多久？", "沙发呢？", "warranty.furniture"),  # the electronics' term
+    ("What's your return policy?", "What about electronics?", "returns.restocking-fee")])
+def test_a_product_asked_after_a_question_is_asked_that_question(kb, previous, question, section_id):
+    """"and for furniture?" found the furniture's warranty alone; after a warranty's term, the product's term."""
+    assert RuleRouter(kb).route(question, previous=previous).hits[0].section.id == section_id
