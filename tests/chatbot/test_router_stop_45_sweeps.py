@@ -44,6 +44,8 @@ from chatbot.router import RuleRouter
     ("已經出貨了還可以改地址嗎", "direct", "orders.address-change"), ("退活要在几天之内办", "direct", "returns.time-limit"),
     ("内裤拆封了能退吗", "direct", "returns.non-returnable"),  # the opened electronics' fee
     ("刚下单忘了买充电器，能加到同一个订单里吗", "direct", "orders.adding-items"),  # the promo codes
+    ("I want to return back the shoes i purchased last week, what is the process?", "direct", "returns.process"),
+    ("My order is going to my old address. Can I change it?", "direct", "orders.address-change"),  # the e-mail
     # words that name no topic where they stand (the two-factor authentication, the same-day dispatch)
     ("Can I return a lamp I bought two weeks ago?", "direct", "returns.time-limit"),
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
