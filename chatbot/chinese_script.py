@@ -26,9 +26,10 @@ _REGIONAL_WORDS = {"保固": "保修", "退费": "退款", "刷退": "退款", "
                    "边度": "哪里", "点解": "为什么", "俾": "给",
                    # chat spellings and typos of a shop's words (stop 44's sweep: refused)
                    "肿么": "怎么", "神马": "什么", "包油": "包邮", "运废": "运费",
-                   # Taiwan's 出貨 (shipped) and a pinyin keyboard's homophones (stop 45's sweep: what to do after
-                   # shipment, the refund timing; "订当" and "快第" are left: "预订当天", "最快第二天")
-                   "出货": "发货", "退活": "退货", "保休": "保修", "密马": "密码"}
+                   # Taiwan's 出貨 (shipped) and 登入 (sign in), and a pinyin keyboard's homophones (stop 45's sweeps:
+                   # what to do after shipment, the refund timing; "订当" and "快第" are left: "预订当天", "最快第二天")
+                   "出货": "发货", "退活": "退货", "保休": "保修", "密马": "密码", "登入": "登录",
+                   "电邮": "邮箱"}
 _REGIONAL_WORD = re.compile("|".join(_REGIONAL_WORDS))
 
 

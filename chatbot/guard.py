@@ -71,7 +71,10 @@ _ESCALATION_RULES = {
         r"\bshocked\s+by\s+(the|my|a|an|this|that|your)\s+(\w+\s+){0,2}(lamp|outlet|cord|cable|plug|charger|wire|"
         r"socket|appliance|device|tv|kettle|toaster|heater|microwave|blender|vacuum|speaker|laptop|fan|dryer|washer|"
         r"switch)\b",  # "I was shocked by the price" is no hazard
-        r"\bcut\s+(my|his|her|their|our)\s+(hand|finger|foot|feet|leg|arm|face|head)s?\b",
+        r"\bcut\s+(my|his|her|their|our)\s+(hand|finger|foot|feet|leg|arm|face|head)s?\b|"
+        # "My kid got cut on the broken glass" (stop 45's sweep: the return fees)
+        r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|baby|wife|husband|mother|father|mom|dad))\s+"
+        r"(got|was|has\s+been|have\s+been)\s+cut\b",
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t|ing)?\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
@@ -87,7 +90,13 @@ _ESCALATION_RULES = {
         r"\b(stolen|hacked|compromised)\s+(credit\s+)?(card|account)",
         r"\b(card|account)\s+(was|has\s+been|got|is)\s+(stolen|hacked|compromised)",
         r"\b(card|account)\s+(was|has\s+been|got)\s+used\b[^.?!]{0,40}\b(wasn'?t|was\s+not)\s+me\b",
-        r"\b(i|we)('ve|\s+have)?\s+(been|got)\s+hacked\b",  # "I think I've been hacked" (stop 43's sweep)
+        r"\b(i|we)('ve|\s+have)?\s+(been|got)\s+hacked\b",
+        # a password or e-mail changed by someone else ("an email saying my password was changed but I didn't change
+        # it", "有人改了我的密码"; stop 45's sweep: the password reset)
+        r"\b(password|e-?mail|email\s+address)\s+(was|has\s+been|got)\s+changed\b[^.?!]{0,40}\b(i\s+)?"
+        r"(didn'?t|did\s+not|never)\b|\b(someone|somebody)\s+(else\s+)?(has\s+)?changed\s+my\s+(password|e-?mail)\b|"
+        r"(有人|别人|陌生人)(修?改|更改)了我的(密码|邮箱)|"
+        r"(密码|邮箱)被(别人|人|陌生人)?(修?改|更改)了[^。！？!?]{0,12}(没有?改|不是我)",  # "I think I've been hacked" (stop 43's sweep)
         r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
         r"\b(stole|steal|stealing)\s+my\s+(credit\s+|debit\s+|bank\s+)?(card|account|identity|wallet|purse)\b",
         r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?my\s+account",
@@ -207,9 +216,11 @@ _REFUSAL_RULES = {
         r"\b(of|about)\s+(another|other|all|your)\s+(customers?|users?|buyers?|shoppers?)\b",
         # Another person's contact details asked for, a relative's too ("My sister ordered something. Can you tell me
         # what address she used?"); "my son's order hasn't arrived" asks about an order, not for details.
-        r"\b(what|which)\s+(address|e-?mail|phone(\s+number)?|card|password)\s+(did\s+|does\s+|has\s+)?"
-        rf"((she|he|they)|(my|our)\s+(ex-\w+|{_PEOPLE_KNOWN}))\s+"
-        r"(use|used|gave|give|entered|enter|put)\b|"
+        r"\b(what|which)\s+(e-?mail\s+address|address|e-?mail|phone(\s+number)?|card|password)\s+(did\s+|does\s+|"
+        rf"has\s+)?((she|he|they)|(my|our)\s+(ex-\w+|{_PEOPLE_KNOWN}))\s+"
+        r"(use|uses|used|gave|give|entered|enter|put)\b|"
+        # the password of an account in a relative's name ("the password for the account under my son's name")
+        r"\bpassword\s+(for|of|to)\s+(the\s+)?account\s+(under|in)\s+(my|his|her|their)\s+\w+'s\s+name\b|"
         r"\b(tell|give|show|find|look\s+up|send)\b[^.?!]{0,30}\b(sister|brother|friend|mom|mother|dad|father|husband|"
         r"wife|son|daughter|ex|cousin|aunt|uncle)'?s\s+(address|e-?mail|phone|password|card)\b",
         # "I got someone else's order" is a wrong delivery, not a request for their data.
@@ -239,6 +250,8 @@ _REFUSAL_RULES = {
         r"(a|an|the|their|his|her)?"
         rf"\s*(customer'?s\s+)?({_PEOPLE_KNOWN})\b",
         # a neighbour's order asked after ("My neighbor John Smith ordered a sofa, when will it arrive?")
+        r"\b(order|purchase)\s+(history|details|status)\s+(is\s+)?(of|for)\s+(my\s+)?(neighbou?r|co-?worker|colleague|"
+        r"boss|roommate|landlord|ex)\b|"
         r"\bmy\s+(neighbou?r|co-?worker|colleague|boss|roommate|landlord|ex)(\s+[A-Z][a-z]+){0,2}\s+(has\s+)?"
         r"(ordered|bought|purchased|placed)\b",
         r"\b(e-?mail|address|phone)\b[^.?!]{0,60}[.?!]\s*(it'?s|it\s+is|that'?s)\s+not\s+(mine|my\s+order)\b",
@@ -252,8 +265,10 @@ _REFUSAL_RULES = {
         r"(订单|地址|电话|邮箱|账户|账号|信息|资料|数据|order|account|address|e-?mail|phone)",  # "另一个customer的order"
         # an ex's details, or a relative's asked ("我前女友的收货地址是什么？", "我老公的邮箱是什么", stop 43's sweep)
         r"(前女友|前男友|前妻|前夫)\w{0,4}的(订单|(收货)?地址|电话|手机号|邮箱|账户|账号|信息|资料|购买记录)|"
-        r"(老婆|老公|妻子|丈夫|爸爸|妈妈|女朋友|男朋友|姐姐|妹妹|哥哥|弟弟|朋友|邻居|同事)的(收货)?(地址|电话|手机号|邮箱|密码)"
+        r"(老婆|老公|妻子|丈夫|爸爸|妈妈|女朋友|男朋友|姐姐|妹妹|哥哥|弟弟|儿子|女儿|朋友|邻居|同事)的(收货)?(地址|电话|手机号|邮箱|密码)"
         r"是(什么|多少|哪)",
+        # which e-mail or number a relative's account uses ("能告诉我我老公的账号用的是哪个邮箱吗", stop 45's sweep)
+        r"(老婆|老公|妻子|丈夫|女朋友|男朋友|儿子|女儿|朋友|邻居|同事)的(账号|账户)用的是(哪个|什么)(邮箱|手机号|电话|密码)",
         # not a colleague's account told as hacked ("因为我同事的账号最近被盗了", stop 45's sweep: refused)
         r"((别人|他人|其他人)|(邻居|隔壁|同事|前任|老板)\w{0,4})的(订单|地址|电话|手机号|邮箱|账户|账号|信息|资料|数据|购买记录)"
         r"(?![^，。？！,?!]{0,4}被(盗|黑|偷))",

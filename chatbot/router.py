@@ -49,13 +49,13 @@ _ZH_THANKS = (r"(好的|好|行|ok|好吧|行吧|好哒|好滴|好嘞|嗯嗯|么
 # goodbye, or a question about the assistant itself.
 SMALL_TALK = {
     "greeting": GREETING,
-    "thanks": re.compile(
-        rf"^\s*{_THANKS}(\W+{_THANKS})*\W*$|^\s*{_ZH_THANKS}(\W*{_ZH_THANKS})*\W*$", re.I),
+    "thanks": re.compile(  # "uh thanks that was really helpful" too (stop 45's sweep: refused)
+        rf"^\s*((uh|um|oh|ah|well)\W+)?{_THANKS}(\W+{_THANKS})*\W*$|^\s*{_ZH_THANKS}(\W*{_ZH_THANKS})*\W*$", re.I),
     "goodbye": re.compile(  # "ok bye", "明白了，拜拜" too
-        r"^\s*((ok(ay)?|alright|thanks?|thank you|cool|great|got it)\W+)?(bye|goodbye|bye bye|see you|see ya|"
+        rf"^\s*((uh|um|oh|ah|well)\W+)?({_THANKS}\W+)*(bye|goodbye|bye bye|see you|see ya|"
         r"that'?s (all|it)|that is (all|it)|i'?m done|nothing else|no more questions|"
         r"that'?s all i (needed|wanted|need)( to know)?)\W*$|"
-        r"^\s*((好的|好|明白了|知道了|懂了|谢谢|行|辛苦了)\W*)?(再见|拜拜|没有了|没事了)\W*$", re.I),
+        r"^\s*((好的|好|明白了|知道了|懂了|谢谢你?|谢谢您|行|辛苦了)\W*)?(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(
         r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
         r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"
@@ -161,9 +161,14 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     return lang, query, hits, intent
 
 
+# A mention of the shop or a hashtag ("good morning @Northwind ☕", "@Northwind thanks for nothing #fail"; stop 45's
+# sweep: refused).
+_MENTION = re.compile(r"(?<![\w.])[@#]\w+")
+
+
 def _small_talk(message: str) -> str | None:
-    """The kind of small talk ``message`` is wholly (`SMALL_TALK`), else None."""
-    simplified = to_simplified(message)  # the Chinese rules are written in simplified characters
+    """The kind of small talk ``message`` is wholly (`SMALL_TALK`), else None; a mention (@Northwind) aside."""
+    simplified = to_simplified(_MENTION.sub("", message))  # the Chinese rules are written in simplified characters
     return next((kind for kind, pattern in SMALL_TALK.items() if pattern.match(simplified)), None)
 
 

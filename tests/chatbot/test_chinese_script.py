@@ -60,7 +60,8 @@ def test_chat_spellings_and_typos_of_shop_words_are_read():
 
 
 def test_taiwan_s_shipped_and_pinyin_homophones_are_the_shop_s_words():
-    """Stop 45's sweep: "已經出貨了還可以改地址嗎" got what to do after shipment, "退活要在几天之内办" the refund timing;
+    """Stop 45's sweeps: "已經出貨了還可以改地址嗎" got what to do after shipment, "退活要在几天之内办" the refund timing,
+    "登入不了" and "怎麼改電郵" were refused;
     "预订当天" and "最快第二天" keep their words (订当 and 快第 are typos of 订单 and 快递 elsewhere)."""
-    assert to_simplified("已經出貨了 退活 保休 密马") == "已经发货了 退货 保修 密码"
+    assert to_simplified("已經出貨了 退活 保休 密马 登入不了 怎麼改電郵") == "已经发货了 退货 保修 密码 登录不了 怎么改邮箱"
     assert to_simplified("预订当天 最快第二天") == "预订当天 最快第二天"

@@ -46,6 +46,14 @@ from chatbot.router import RuleRouter
     ("刚下单忘了买充电器，能加到同一个订单里吗", "direct", "orders.adding-items"),  # the promo codes
     ("I want to return back the shoes i purchased last week, what is the process?", "direct", "returns.process"),
     ("My order is going to my old address. Can I change it?", "direct", "orders.address-change"),  # the e-mail
+    # stop 45's second sweeps: payment and account words
+    ("我能用两张卡分开付一笔订单吗？", "direct", "payment.methods"),  # the promo codes ("一笔订单")
+    ("can i pay in like four payments for a six hundred dollar tv", "direct", "payment.installments"),
+    ("My bank statement shows two payments of $89.99 for one order, please fix this", "direct",
+     "payment.double-charge"),
+    ("how many days does regular shipping take", "direct", "shipping.standard"),  # the express
+    ("我用Apple Pay付的款，退货后钱会退到Apple Pay吗？", "direct", "refunds.method"),
+    ("@Northwind 平板掉水里了 保修管不管 😭", "direct", "warranty.coverage"),
     # words that name no topic where they stand (the two-factor authentication, the same-day dispatch)
     ("Can I return a lamp I bought two weeks ago?", "direct", "returns.time-limit"),
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
@@ -91,3 +99,18 @@ def test_holiday_deliveries_asked_after_the_window_are_the_holiday_returns(kb):
 def test_a_product_asked_after_a_question_is_asked_that_question(kb, previous, question, section_id):
     """"and for furniture?" found the furniture's warranty alone; after a warranty's term, the product's term."""
     assert RuleRouter(kb).route(question, previous=previous).hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize(("question", "reason"), [
+    ("good morning @Northwind ☕", "greeting"), ("早上好 @Northwind ☕", "greeting"),
+    ("@Northwind thanks for nothing #fail", "thanks"), ("uh thanks that was really helpful bye", "goodbye"),
+    ("谢谢你再见", "goodbye")])
+def test_small_talk_with_a_mention_a_filler_or_a_goodbye(kb, question, reason):
+    """Stop 45's sweeps: refused, or the lockout by "#fail"."""
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("direct", reason)
+
+
+def test_a_lost_phone_after_two_factor_is_the_two_factor(kb):
+    route = RuleRouter(kb).route("如果以后手机丢了怎么办?", previous="怎么开通两步验证?")
+    assert route.hits[0].section.id == "account.two-factor"  # the lost parcels (stop 45's sweep)
