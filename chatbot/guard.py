@@ -231,7 +231,10 @@ _REFUSAL_RULES = {
         # person who bought it?" names the buyer of a gift (stop 43's sweep: refused).
         r"(^|[.?!,;:]\s*|\b(tell|know|see|show|find\s+out|wonder|wondering|ask|asking)\s+(me\s+|us\s+)?)"
         r"who\s+(else\s+)?(bought|ordered|purchased)\b|"
-        r"\b(customers?|users?|buyers?|shoppers?|people|others)\s+who\s+(bought|ordered|purchased)\b",
+        r"\b(customers?|users?|buyers?|shoppers?|people|others)\s+who\s+(bought|ordered|purchased)\b|"
+        # the one who ordered before ("what the guy who ordered before me bought", "上一个买这款的人"; stop 45's sweep)
+        r"\b(guy|person|lady|man|woman|customer|one)\s+who\s+(ordered|bought|purchased)\b[^.?!]{0,20}\bbefore\s+me\b|"
+        r"(上一个|上一位|之前|前一个)(买|购买|下单)了?(这款|这个|这件)?的人",
         # whose details they are, told ("…order history for account bob.smith@example.com? I'm his neighbour"), and
         # a named person's order asked ("Can you tell me what John Smith ordered?"; stop 44's sweeps)
         r"\b(i'?m|i\s+am)\s+(his|her|their)\s+(neighbou?r|co-?worker|colleague|roommate|boss|landlord|ex)\b|"

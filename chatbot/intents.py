@@ -41,6 +41,7 @@ _OVERVIEW_WORDS = re.compile(
     r"\bwhat(?:'s| is) the deal( with)?\b|\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
     r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
     r"\bhelp\b|\bneed\b|\bquestions?\b|\bhello\b|"  # "I need help with my account", "a question about my order"
+    r"\b(a |some )?(problems?|issues?|trouble)\b|有点|出了点?|"  # "I have a problem with my account", "我的账号有点问题"
     r"\b(do|does) (you|northwind) (have|offer|provide|give)\b|\boffers?\b|"  # "Do you have a warranty?" was refused
     r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问问|想问|问问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下|"
     r"有没有|提供|有", re.I | re.A)
@@ -129,7 +130,7 @@ WRONG_ITEM_SECTION = "returns.shipping-fees"
 _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
                                  "refunds.shipping-charges"})
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
-_RETURN = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?![订出休])", re.I | re.A)
+_RETURN = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?![订出休])|寄回", re.I | re.A)
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
     ("return", _RETURN, RETURN_WINDOW_SECTION),

@@ -16,6 +16,10 @@ from chatbot.text_terms import split_after
 # A greeting, and whether anyone is there ("hiya, u there?", "Good morning, anyone around?", "hello，有人吗", "在吗？")
 _ANYONE_THERE_ZH = r"(亲\W*)?(客服)?(在吗|在不在|有人吗|有人在吗)"
 GREETING = re.compile(
+    # a season's wishes ("Merry Christmas to everyone at Northwind :)", "新年快乐！"; stop 45's sweep: refused)
+    r"^\s*(happy new year|merry (christmas|xmas)|happy holidays|season'?s greetings|happy (thanksgiving|easter|"
+    r"valentine'?s day)|新年快乐|圣诞快乐|节日快乐|春节快乐|中秋快乐)(\W+(to )?(you|everyone|all|you all)( at northwind)?)?"
+    r"(\W*祝[^?？。!！a-z]{0,12})?\W*$|"
     r"^\s*((hi|hiya|hello|hey|howdy|good (morning|afternoon|evening))( there| all| team)?|"
     r"(你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安)(呀|啊|哇|哦)?)"
     rf"(\W+(are |is )?(u|you|anyone|anybody|someone)( even)? (there|around|here|online))?(\W*{_ANYONE_THERE_ZH})?\W*$|"
@@ -59,6 +63,7 @@ _COURTESY = re.compile(
     r"one more (thing|question)|sorry to bother you|sorry|excuse me|thanks?( you)?( so much| a lot| very much)?|"
     r"i hope (you('re| are)( doing)? well|this (message |email |e-mail )?finds you well|you can help)|"
     r"ok(ay)?|great|um+|uh+|well|so|hope you can help|and|also|but|i (love|like) (your|this) (store|shop|site|website)|"
+    r"(just )?to (confirm|double[- ]check)|hold on|wait|确认一下|确认下|"  # "confirm" is the e-mail change's word
     r"(客服)?(你好|您好|在吗|在不在)|嗨|亲(?![自手人戚密])|有人吗|有人在吗|请问|麻烦了?|打扰一下|打扰了|不好意思|谢谢(你|您)?|还有一个问题|还有)"
     r"(?![a-z0-9'])( there)?[\s\W_]*", re.I)
 

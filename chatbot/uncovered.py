@@ -41,7 +41,10 @@ _UNCOVERED_TOPICS = {
                  r"\b(physical|retail) (store|shop)s?\b|\b(store|shop) (hours|opening hours)\b|"
                  r"\bwhat time does your (store|shop)\b|\bwhen (is|does) your (store|shop) open\b|门店|实体店|"
                  r"\bbulk (discounts?|pricing|prices|orders?|purchases?)\b|\bbuy(ing)? in bulk\b|\bwholesale\b|"
-                 r"批发|批量采购"),
+                 r"批发|批量采购|"
+                 # signing in with another company's account ("Do you have a login with Google or Apple option?")
+                 r"\b(log ?in|sign ?in|sign on|login)( option)? (with|through|via|using) "
+                 r"(google|apple|facebook|microsoft)\b"),
     # sports, cars (not a car charger) and advice on what to buy, which the store does not sell or give
     "not sold": (r"\b(tennis|football|soccer|basketball|baseball|golf|volleyball|badminton)\b|网球|足球|篮球|"
                  r"\b(cars?|vehicles?|trucks?|motorcycles?)\b(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|"

@@ -54,6 +54,17 @@ from chatbot.router import RuleRouter
     ("how many days does regular shipping take", "direct", "shipping.standard"),  # the express
     ("我用Apple Pay付的款，退货后钱会退到Apple Pay吗？", "direct", "refunds.method"),
     ("@Northwind 平板掉水里了 保修管不管 😭", "direct", "warranty.coverage"),
+    ("Just to confirm, 退货是从签收那天开始算30天吧？", "direct", "returns.time-limit"),  # the e-mail change's "confirm"
+    ("所以第29天寄回去也没问题吧？", "direct", "returns.time-limit"),  # refused
+    ("If I return a sweater someone gave me as a present, does the refund go to me or to the person who bought it?",
+     "direct", "refunds.method"),  # the privacy section
+    ("别人送的礼物如果退掉，钱是退给我还是退给送礼的人？", "direct", "refunds.method"),
+    ("Tracking says my son's birthday present was delivered yesterday but it's not at the door.", "direct",
+     "shipping.lost-damaged"),
+    ("@Northwind my tracking number never came, how am I supposed to follow my package 📦", "direct",
+     "shipping.tracking"),
+    ("你好,我的账号有点问题", "sot", "account.password-reset"), ("I have a problem with my account", "sot",
+                                                               "account.password-reset"),  # refused
     # words that name no topic where they stand (the two-factor authentication, the same-day dispatch)
     ("Can I return a lamp I bought two weeks ago?", "direct", "returns.time-limit"),
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
@@ -104,11 +115,16 @@ def test_a_product_asked_after_a_question_is_asked_that_question(kb, previous, q
 @pytest.mark.parametrize(("question", "reason"), [
     ("good morning @Northwind ☕", "greeting"), ("早上好 @Northwind ☕", "greeting"),
     ("@Northwind thanks for nothing #fail", "thanks"), ("uh thanks that was really helpful bye", "goodbye"),
-    ("谢谢你再见", "goodbye")])
+    ("谢谢你再见", "goodbye"), ("Happy New Year!", "greeting"), ("Merry Christmas to everyone at Northwind :)", "greeting"),
+    ("圣诞快乐，祝你们生意兴隆～", "greeting")])
 def test_small_talk_with_a_mention_a_filler_or_a_goodbye(kb, question, reason):
     """Stop 45's sweeps: refused, or the lockout by "#fail"."""
     route = RuleRouter(kb).route(question)
     assert (route.mode, route.reason) == ("direct", reason)
+
+
+def test_a_season_s_wishes_with_a_request_are_the_request(kb):
+    assert RuleRouter(kb).route("Merry Christmas! I want to return my gift").reason == "policy"
 
 
 def test_a_lost_phone_after_two_factor_is_the_two_factor(kb):

@@ -25,6 +25,7 @@ from chatbot.uncovered import not_ours
     ("Are you hiring? I'd like to apply for a warehouse job.", "out_of_scope"), ("你们公司招客服吗，怎么投简历", "out_of_scope"),
     ("What time does your store open on Sundays?", "out_of_scope"), ("公司采购100台显示器有批发价吗", "out_of_scope"),
     ("Which robot vacuum would you recommend for pet hair?", "out_of_scope"),
+    ("Do you have a login with Google or Apple option?", "out_of_scope"),  # Apple Pay
 ])
 def test_what_no_policy_covers_has_a_reason(question, reason):
     assert not_ours(question, question) == reason
