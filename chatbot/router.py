@@ -73,6 +73,8 @@ STORY_PHRASE_SHARE = 0.9
 # this much more: "我被重复扣款了，多久能退回来？" asks when the double charge's money comes back (45.8), not for the
 # return window that "多久能退" names (23.3).
 ASKED_PHRASE_SHARE = 0.6
+# An uncovered topic's phrase does not lead where another section scores this many times over it.
+UNCOVERED_PHRASE_SHARE = 0.3
 
 # The intents a follow-up takes from the conversation, by its own: none, where the previous message's return or
 # refund ("I don't have the receipt" after "Can I return a gift?"); an overview, where a defect ("Is it under
@@ -144,6 +146,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         elif hits:  # nor one far under the best: "Can I still buy the extended protection plan for a tablet …?"
             phrased -= {h.section.id for h in hits  # got the electronics' term (stop 45's sweep)
                         if h.section.id in PRODUCT_SECTIONS and h.score < ASKED_PHRASE_SHARE * hits[0].score}
+        if hits:  # nor does an uncovered topic's ("收不到确认邮件" beside "改邮箱", stop 45's sweep: refused)
+            phrased -= {h.section.id for h in hits if h.section.id == OUT_OF_SCOPE_SECTION
+                        and h.score < UNCOVERED_PHRASE_SHARE * max(other.score for other in hits)}
         # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？" the holiday returns, "delivered to me on
         # December 28" not them, unless asked by name (their words "December", "January" found them first)
         dated, undated = kb.dated_sections(question, lang)

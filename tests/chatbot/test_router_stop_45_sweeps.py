@@ -65,6 +65,10 @@ from chatbot.router import RuleRouter
      "shipping.tracking"),
     ("你好,我的账号有点问题", "sot", "account.password-reset"), ("I have a problem with my account", "sot",
                                                                "account.password-reset"),  # refused
+    ("I'm returning $30 of shoes that just don't fit, how much will I actually get back?", "direct",
+     "returns.shipping-fees"),  # the window
+    ("我退30美元的鞋子，只是尺码不合适，实际能退回多少？", "direct", "returns.shipping-fees"),  # the exchanges
+    ("改邮箱的时候旧邮箱已经不用了,收不到确认邮件怎么办?", "direct", "account.email-change"),  # refused
     # words that name no topic where they stand (the two-factor authentication, the same-day dispatch)
     ("Can I return a lamp I bought two weeks ago?", "direct", "returns.time-limit"),
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
@@ -130,3 +134,8 @@ def test_a_season_s_wishes_with_a_request_are_the_request(kb):
 def test_a_lost_phone_after_two_factor_is_the_two_factor(kb):
     route = RuleRouter(kb).route("如果以后手机丢了怎么办?", previous="怎么开通两步验证?")
     assert route.hits[0].section.id == "account.two-factor"  # the lost parcels (stop 45's sweep)
+
+
+def test_when_the_money_comes_back_after_a_double_charge_is_the_double_charge(kb):
+    route = RuleRouter(kb).route("when do I get it back?", previous="I was charged twice for one order")
+    assert route.hits[0].section.id == "payment.double-charge"  # refused (stop 45's sweep)
