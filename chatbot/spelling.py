@@ -23,7 +23,8 @@ _CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what", "teh": "the", "hte"
                "whre": "where",
                # texting's abbreviations ("whats ur return policy" asked for no overview, stop 44's sweep)
                "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks", "smth": "something",
-               "sth": "something", "whats": "what's", "idk": "i don't know", "cuz": "because"}
+               "sth": "something", "whats": "what's", "idk": "i don't know", "cuz": "because",
+               "giftcard": "gift card", "giftcards": "gift cards"}  # "went to my giftcard??" (stop 45's sweep)
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 

@@ -69,6 +69,10 @@ from chatbot.router import RuleRouter
      "returns.shipping-fees"),  # the window
     ("我退30美元的鞋子，只是尺码不合适，实际能退回多少？", "direct", "returns.shipping-fees"),  # the exchanges
     ("改邮箱的时候旧邮箱已经不用了,收不到确认邮件怎么办?", "direct", "account.email-change"),  # refused
+    ("I placed an order about twenty minutes ago for a set of running shoes, and then my husband told me he already "
+     "got me the same pair. Can I still cancel it without paying anything?", "sot", "orders.cancellation"),
+    ("monday mood: waiting on a @Northwind refund that went to my giftcard?? why store credit", "sot",
+     "refunds.method"),  # the store credit ("giftcard")
     # words that name no topic where they stand (the two-factor authentication, the same-day dispatch)
     ("Can I return a lamp I bought two weeks ago?", "direct", "returns.time-limit"),
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
