@@ -90,13 +90,13 @@ _ESCALATION_RULES = {
         r"\b(stolen|hacked|compromised)\s+(credit\s+)?(card|account)",
         r"\b(card|account)\s+(was|has\s+been|got|is)\s+(stolen|hacked|compromised)",
         r"\b(card|account)\s+(was|has\s+been|got)\s+used\b[^.?!]{0,40}\b(wasn'?t|was\s+not)\s+me\b",
-        r"\b(i|we)('ve|\s+have)?\s+(been|got)\s+hacked\b",
+        r"\b(i|we)('ve|\s+have)?\s+(been|got)\s+hacked\b",  # "I think I've been hacked" (stop 43's sweep)
         # a password or e-mail changed by someone else ("an email saying my password was changed but I didn't change
         # it", "有人改了我的密码"; stop 45's sweep: the password reset)
         r"\b(password|e-?mail|email\s+address)\s+(was|has\s+been|got)\s+changed\b[^.?!]{0,40}\b(i\s+)?"
         r"(didn'?t|did\s+not|never)\b|\b(someone|somebody)\s+(else\s+)?(has\s+)?changed\s+my\s+(password|e-?mail)\b|"
         r"(有人|别人|陌生人)(修?改|更改)了我的(密码|邮箱)|"
-        r"(密码|邮箱)被(别人|人|陌生人)?(修?改|更改)了[^。！？!?]{0,12}(没有?改|不是我)",  # "I think I've been hacked" (stop 43's sweep)
+        r"(密码|邮箱)被(别人|人|陌生人)?(修?改|更改)了[^。！？!?]{0,12}(没有?改|不是我)",
         r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
         r"\b(stole|steal|stealing)\s+my\s+(credit\s+|debit\s+|bank\s+)?(card|account|identity|wallet|purse)\b",
         r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?my\s+account",

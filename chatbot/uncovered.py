@@ -1,6 +1,7 @@
 """What no policy covers, though a policy's word may find a section: the catalogue, other shops and services, the
-weather, writing tasks and general knowledge, products the store does not sell. The router refuses a message that
-asks only about these, and answers the covered questions of one that asks about these too."""
+weather, writing tasks and general knowledge, jobs, shop hours and bulk prices, products the store does not sell.
+The router refuses a message that asks only about these, and answers the covered questions of one that asks about
+these too."""
 from __future__ import annotations
 
 import re
