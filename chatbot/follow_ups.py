@@ -30,6 +30,7 @@ _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
 # "What about X?", "And X?", "And for X?", "And a laptop?" (read without its "and", `message_shape.plain_message`),
 # "What if my cart is $80?", "and if I order at noon?", "X呢？": the previous message's question, asked of X.
 _WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|what if|and|if|for|an?|the)\b|^\W*[^\W\d_]{1,8}呢\W*$")
+_WHAT_IF = re.compile(r"^\W*(what if|and if|even if|if)\b", re.I)  # a condition on the previous case
 # A question about the previous answer itself: "does that include Saturdays?" after the standard shipping's days.
 _OF_THAT = re.compile(r"^\W*(does|do|did|is|was|will|would|can|could|should)\s+(that|this)\b", re.I)
 # A detail told with whether the previous answer holds for it: "my order is $300, does that work?" after Klarna,
@@ -191,7 +192,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     own_score = {h.section.id: h.score for h in own_hits}
     bar = in_scope_bar(message, lang)
     own, weak = own_score.get(hits[0].section.id, 0.0), not own_hits or own_hits[0].score < bar
-    if names_its_topic_well(own_hits, message, lang) and own_hits[0].section.id != hits[0].section.id:
+    if (names_its_topic_well(own_hits, message, lang) and own_hits[0].section.id != hits[0].section.id
+            and not _WHAT_IF.match(message)):  # "what if it's never been worn?" asks of the previous case
         return None  # a topic of its own ("I want to delete my account" after a password reset)
     about_it = asks_about_the_topic(message)
     tells_more = not asking_clauses(message) and any(  # "I didn't get the email" after a password reset

@@ -88,7 +88,8 @@ def test_a_sweep_message_gets_its_route_and_section(kb, question, mode, section_
     "I bought a software download code by mistake, can I get my money back?",  # the refund timing
     "软件激活码买错了，能退款吗",  # the cancellation
     "I got a wallet monogrammed with my initials and honestly I changed my mind, can I send it back?",
-    "I downloaded the photo editing software yesterday and hate it. Can I get my money back?"])
+    "I downloaded the photo editing software yesterday and hate it. Can I get my money back?",
+    "I had a necklace engraved with my mom's initials for Mother's Day but she doesn't like it. Can I send it back?"])
 def test_a_return_or_refund_of_an_item_no_one_can_return_is_the_exceptions(kb, question):
     assert RuleRouter(kb).route(question).hits[0].section.id == "returns.non-returnable"
 
@@ -143,3 +144,11 @@ def test_a_lost_phone_after_two_factor_is_the_two_factor(kb):
 def test_when_the_money_comes_back_after_a_double_charge_is_the_double_charge(kb):
     route = RuleRouter(kb).route("when do I get it back?", previous="I was charged twice for one order")
     assert route.hits[0].section.id == "payment.double-charge"  # refused (stop 45's sweep)
+
+
+def test_a_condition_on_the_previous_case_is_asked_of_it(kb):
+    """"what if it's never been worn, can I return it then?" names the condition well, but asks of the engraved
+    necklace: the exceptions lead (stop 45's sweep: the condition first)."""
+    route = RuleRouter(kb).route("what if it's never been worn, can I return it then?",
+                                 previous="I ordered a custom engraved necklace for my mom")
+    assert route.hits[0].section.id == "returns.non-returnable"
