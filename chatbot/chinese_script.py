@@ -29,7 +29,7 @@ _REGIONAL_WORDS = {"保固": "保修", "退费": "退款", "刷退": "退款", "
                    # Taiwan's 出貨 (shipped) and 登入 (sign in), and a pinyin keyboard's homophones (stop 45's sweeps:
                    # what to do after shipment, the refund timing; "订当" and "快第" are left: "预订当天", "最快第二天")
                    "出货": "发货", "退活": "退货", "保休": "保修", "密马": "密码", "登入": "登录",
-                   "电邮": "邮箱"}
+                   "电邮": "邮箱", "邮费": "运费"}  # postage: "邮费" alone was refused
 _REGIONAL_WORD = re.compile("|".join(_REGIONAL_WORDS))
 
 

@@ -64,4 +64,5 @@ def test_taiwan_s_shipped_and_pinyin_homophones_are_the_shop_s_words():
     "登入不了" and "怎麼改電郵" were refused;
     "预订当天" and "最快第二天" keep their words (订当 and 快第 are typos of 订单 and 快递 elsewhere)."""
     assert to_simplified("已經出貨了 退活 保休 密马 登入不了 怎麼改電郵") == "已经发货了 退货 保修 密码 登录不了 怎么改邮箱"
+    assert to_simplified("邮费多少") == "运费多少"
     assert to_simplified("预订当天 最快第二天") == "预订当天 最快第二天"

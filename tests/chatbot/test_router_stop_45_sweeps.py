@@ -74,6 +74,7 @@ from chatbot.router import RuleRouter
     ("monday mood: waiting on a @Northwind refund that went to my giftcard?? why store credit", "sot",
      "refunds.method"),  # the store credit ("giftcard")
     ("笔记本拆封了，能用但是我不喜欢，快递还把箱子压坏了。能退吗？要扣钱吗？", "sot", "returns.restocking-fee"),  # a defect
+    ("邮费多少", "direct", "shipping.standard"),  # the return label's fee; bare "邮费" was refused
     # words that name no topic where they stand (the two-factor authentication, the same-day dispatch)
     ("Can I return a lamp I bought two weeks ago?", "direct", "returns.time-limit"),
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
