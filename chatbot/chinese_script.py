@@ -29,8 +29,17 @@ _REGIONAL_WORDS = {"保固": "保修", "退费": "退款", "刷退": "退款", "
                    # Taiwan's 出貨 (shipped) and 登入 (sign in), and a pinyin keyboard's homophones (stop 45's sweeps:
                    # what to do after shipment, the refund timing; "订当" and "快第" are left: "预订当天", "最快第二天")
                    "出货": "发货", "退活": "退货", "保休": "保修", "密马": "密码", "登入": "登录",
-                   "电邮": "邮箱", "邮费": "运费"}  # postage: "邮费" alone was refused
-_REGIONAL_WORD = re.compile("|".join(_REGIONAL_WORDS))
+                   "电邮": "邮箱", "邮费": "运费",  # postage: "邮费" alone was refused
+                   # written Cantonese's 梳化 (sofa), 保養 (a warranty), 爛咗 (broken), 退錢 and 退返 (a refund back),
+                   # 仲未 (not yet), 幾耐 (how long), 唔該晒 (thanks); Taiwan's 信箱 (an e-mail box), but not the post's
+                   # 郵政信箱 (stop 46's sweep: refused, the restocking fee, the payment methods, the express shipping)
+                   "梳化": "沙发", "保养": "保修", "烂咗": "坏了", "烂了": "坏了", "退钱": "退款", "退返": "退回",
+                   "仲未": "还没", "几耐": "多久", "唔该晒": "谢谢", "多谢晒": "谢谢", "邮政信箱": "邮政信箱",
+                   "信箱": "邮箱",
+                   # a pinyin keyboard's 推 for 退 and 获 for 货, 保秀 for 保修 (refused, the standard shipping)
+                   "推款": "退款", "推货": "退货", "发获": "发货", "收获地址": "收货地址", "保秀": "保修"}
+# The longest word first where two start at one place: 唔該晒 before 唔, 郵政信箱 before 信箱.
+_REGIONAL_WORD = re.compile("|".join(sorted(_REGIONAL_WORDS, key=len, reverse=True)))
 
 
 def to_simplified(text: str) -> str:

@@ -29,7 +29,11 @@ _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
 
 # "What about X?", "And X?", "And for X?", "And a laptop?" (read without its "and", `message_shape.plain_message`),
 # "What if my cart is $80?", "and if I order at noon?", "X呢？": the previous message's question, asked of X.
-_WHAT_ABOUT = re.compile(r"^\W*(?i:what about|how about|what if|and|if|for|an?|the)\b|^\W*[^\W\d_]{1,8}呢\W*$")
+# "如果订单超过1000美元呢？", "那我48.5美元的订单呢？": a Chinese condition on the previous case, which counts one word a
+# character and may take twice `FOLLOW_UP_MAX_WORDS` (stop 46's sweep: refused).
+_ZH_WHAT_IF = re.compile(r"^\W*(那|那么)?(如果|假如|要是|万一|那)[^。！!？?]{0,20}呢\W*$")
+_WHAT_ABOUT = re.compile(rf"^\W*(?i:what about|how about|what if|and|if|for|an?|the)\b|^\W*[^\W\d_]{{1,8}}呢\W*$|"
+                         rf"{_ZH_WHAT_IF.pattern}")
 _WHAT_IF = re.compile(r"^\W*(what if|and if|even if|if)\b", re.I)  # a condition on the previous case
 # A question about the previous answer itself: "does that include Saturdays?" after the standard shipping's days.
 _OF_THAT = re.compile(r"^\W*(does|do|did|is|was|will|would|can|could|should)\s+(that|this)\b", re.I)
@@ -182,7 +186,8 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     for it?" after "How do I return an item?" asks for the return fees, though the two together find the return
     process first. A price asked of a previous message whose best section states one ("多少钱？" after
     "拆封的耳机能退吗？": the restocking fee's 15%) is that section's."""
-    if not previous or not previous.strip() or len(word_terms(message)) > FOLLOW_UP_MAX_WORDS:
+    most = 2 * FOLLOW_UP_MAX_WORDS if _ZH_WHAT_IF.match(to_simplified(message)) else FOLLOW_UP_MAX_WORDS
+    if not previous or not previous.strip() or len(word_terms(message)) > most:
         return None
     query, everything = f"{previous}\n{message}", len(kb.sections(lang))
     hits = kb.search(query, lang=lang, k=everything)

@@ -280,6 +280,11 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
             and _WRONG_ITEM.search(text)):  # "You sent me a blue toaster instead of the red one": the electronics'
         # term, by "toaster"; "You sent me a blue lamp, I ordered white. What now?" refused
         hits = lead_with(max(hits[0].score, bar), hits, kb.get(WRONG_ITEM_SECTION, lang))
+    if (intent is None and hits and hits[0].section.id == _DEFECT_SECTIONS[0] and _RETURN.search(text)
+            and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
+        # a return told no defect: "It's been about a month since delivery, can I still return my shoes?" (stop 46's
+        # sweep: the early defects, by "month")
+        hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         # "我想退货，已经过了一个月了"
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"

@@ -20,7 +20,7 @@ GREETING = re.compile(
     r"^\s*(happy new year|merry (christmas|xmas)|happy holidays|season'?s greetings|happy (thanksgiving|easter|"
     r"valentine'?s day)|新年快乐|圣诞快乐|节日快乐|春节快乐|中秋快乐)(\W+(to )?(you|everyone|all|you all)( at northwind)?)?"
     r"(\W*祝[^?？。!！a-z]{0,12})?\W*$|"
-    r"^\s*((hi|hiya|hello|hey|howdy|good (morning|afternoon|evening))( there| all| team)?|"
+    r"^\s*((hi|hiya|hello|hey|howdy|good (morning|afternoon|evening))(\W+(hi|hello|hey))*( there| all| team)?|"
     r"(你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安)(呀|啊|哇|哦)?)"
     rf"(\W+(are |is )?(u|you|anyone|anybody|someone)( even)? (there|around|here|online))?(\W*{_ANYONE_THERE_ZH})?\W*$|"
     rf"^\s*{_ANYONE_THERE_ZH}\W*$", re.I)

@@ -18,9 +18,10 @@ from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, escalation_reason, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, Section
 from chatbot.other_languages import OTHER_LANGUAGE_REPLY
-from chatbot.outline_points import answers_each_question, sections_asked, select_points
+from chatbot.outline_points import select_points
 from chatbot.pruning import PRUNE_OVER_CHARS, PrunedMessage, prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter
+from chatbot.separate_requests import points_asked
 from chatbot.text_terms import detect_lang, split_sentences, tokenize
 from engine.sampling import SamplingParams
 
@@ -215,8 +216,7 @@ class Planner:
             return
         if route.mode == "sot":
             outline_start = time.perf_counter()
-            asked = sections_asked(self.kb, pruned.asking, route.lang)
-            only_asked = answers_each_question(pruned.asking, asked)
+            asked, only_asked = points_asked(self.kb, route.reason, pruned, route.lang)
             category, sections, prefix_ids = await self._outline(pruned.text, route, asked, only_asked, usage)
             outline_s = time.perf_counter() - outline_start
         else:

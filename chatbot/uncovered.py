@@ -12,9 +12,11 @@ from chatbot.chinese_script import to_simplified
 # such a word found), by kind.
 _UNCOVERED_TOPICS = {
     # other shops, other companies' services and carriers, whose policies are theirs; an e-mail address at one
-    # ("jo@gmail.com") names no service
+    # ("jo@gmail.com") names no service, nor does a customer's own one ("change my email to my new gmail"; stop 46's
+    # sweep: refused)
     "shops": (r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东(?!白条)|淘宝|天猫|拼多多|苏宁|宜家|亚马逊|"
-              r"沃尔玛|百思买|好市多|开市客|塔吉特|(?<![@.])\b(netflix|spotify|hulu|youtube|gmail|hotmail|yahoo mail|"
+              r"沃尔玛|百思买|好市多|开市客|塔吉特|(?<![@.])\b(netflix|spotify|hulu|youtube|"
+              r"(?<!to my )(?<!to my new )(?<!to a )(?<!to a new )(?<!to )(?<!new )(gmail|hotmail|yahoo mail)|"
               r"icloud|facebook|instagram|tiktok|whatsapp|uber|airbnb|usps|fedex|dhl|irs)\b|顺丰|圆通|中通|申通|韵达|极兔"),
     # the weather ("… this weekend?" found the same-day dispatch, "… for Christmas?" the holiday returns)
     "weather": (r"\b(what'?s|what\s+is|how'?s|how\s+is|what will)\s+the\s+weather\b|\bforecast\b|天气|下雨|下雪|"
@@ -51,7 +53,9 @@ _UNCOVERED_TOPICS = {
                  r"\b(cars?|vehicles?|trucks?|motorcycles?)\b(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|"
                  r"audio)s?\b)|\b(toyota|honda|tesla|bmw|ford|corolla)\b|汽车|轿车|摩托车|"
                  r"\brecommend\s+(me\s+)?(a|an|some)\b|\b(which|what) [\w ]{1,30} (would|do|should) you recommend\b|"
-                 r"\bwhich one should i (buy|get|choose)\b|推荐(一款|一个|一下|个|款)"),
+                 r"\bwhich one should i (buy|get|choose)\b|推荐(一款|一个|一下|个|款)|"
+                 # "Which vacuum is better, the X200 or the X300?", "哪个更好用？" (stop 46's sweep: the warranty)
+                 r"\bwhich [\w ]{0,30}\bis better\b|哪(个|款|种)(牌子|品牌)?更?好用|哪(个|款)(牌子|品牌)更?好"),
 }
 _UNCOVERED = re.compile("|".join(f"(?:{pattern})" for pattern in _UNCOVERED_TOPICS.values()), re.I)
 # Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy

@@ -66,3 +66,13 @@ def test_taiwan_s_shipped_and_pinyin_homophones_are_the_shop_s_words():
     assert to_simplified("已經出貨了 退活 保休 密马 登入不了 怎麼改電郵") == "已经发货了 退货 保修 密码 登录不了 怎么改邮箱"
     assert to_simplified("邮费多少") == "运费多少"
     assert to_simplified("预订当天 最快第二天") == "预订当天 最快第二天"
+
+
+def test_cantonese_taiwan_words_and_pinyin_homophones_are_read():
+    """Stop 46's sweeps: "梳化嘅保養有幾耐？" (a sofa's warranty) was refused, 信箱 (Taiwan's e-mail box) found the PO box
+    of express shipping, "推款" (a pinyin keyboard's 退款) the standard shipping; the longest word is read first."""
+    assert to_simplified("梳化嘅保養有幾耐？") == "沙发的保修有多久？"
+    assert to_simplified("個盒已經爛咗，退錢退返張卡，仲未到，唔該晒") == "个盒已经坏了，退款退回张卡，还没到，谢谢"
+    assert to_simplified("我想換帳號綁定的信箱") == "我想换账号绑定的邮箱"
+    assert to_simplified("可以寄到郵政信箱嗎") == "可以寄到邮政信箱吗"  # the post's box stays the post's
+    assert to_simplified("推款 推货 发获了 收获地址 保秀") == "退款 退货 发货了 收货地址 保修"

@@ -7,6 +7,7 @@ from chatbot.evaluation import point_precision_and_recall, point_scores
 from chatbot.outline_points import answers_each_question, how_to_section, sections_asked, select_points
 from chatbot.pruning import prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
+from chatbot.separate_requests import points_asked
 from chatbot.text_terms import detect_lang
 
 
@@ -21,9 +22,9 @@ def _planner_points(kb, question: str):
     question)."""
     pruned = prune_message(question)
     lang = detect_lang(question)
-    asked = sections_asked(kb, pruned.asking, lang)
-    return select_points(_planner_hits(kb, question), asked, kb.phrase_sections(pruned.text, lang),
-                         answers_each_question(pruned.asking, asked))
+    route = RuleRouter(kb).route(pruned.text, pruned.query)
+    asked, only_asked = points_asked(kb, route.reason, pruned, lang)
+    return select_points(_planner_hits(kb, question), asked, kb.phrase_sections(pruned.text, lang), only_asked)
 
 
 def _points_against_expected(kb, eval_questions):

@@ -1,0 +1,64 @@
+"""Separate requests in different categories: each part's own section, in the order told (stop 46's sweep)."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.pruning import prune_message
+from chatbot.router import RuleRouter
+from chatbot.separate_requests import points_asked, request_parts, separate_requests
+from tests.chatbot.test_outline_points import _planner_points
+
+
+@pytest.mark.parametrize(("message", "sections"), [
+    # each got the second request's category alone (the password reset and e-mail change; the lockout; the
+    # installments and methods; the promo codes)
+    ("The headboard arrived in pieces and I also need the password reset email resent because the old one expired.",
+     ["shipping.lost-damaged", "account.password-reset"]),
+    ("My account got locked after too many tries, and I also want to know if you ship to Canada.",
+     ["account.lockout", "shipping.international"]),
+    ("I ordered the wrong color of throw pillows. Can I cancel? Also I paid with a gift card, so where would the "
+     "refund go?", ["orders.cancellation", "refunds.method"]),
+    ("I want to send back the headphones I opened, is there a fee? And also can I use two discount codes on my next "
+     "order?", ["returns.restocking-fee", "payment.promo-codes"]),
+    # a broken product told keeps the defect's section, whatever its question asks ("Return or warranty?")
+    ("The kettle stopped heating and I'm still within 30 days. Return or warranty? Also, my 2FA text messages aren't "
+     "arriving.", ["warranty.early-defects", "account.two-factor"]),
+    ("上周退的台灯到现在还没收到退款。另外我买的沙发降价了，能退差价吗？", ["refunds.bank-processing", "payment.price-adjustment"]),
+    ("笔记本充电器买了三周就充不了电了，是退货还是走保修？另外加急配送要几天？", ["warranty.early-defects", "shipping.express"]),
+])
+def test_each_request_is_a_point_in_the_order_told(kb, message, sections):
+    route = RuleRouter(kb).route(message)
+    assert (route.mode, route.reason) == ("sot", "requests")
+    assert [h.section.id for h in _planner_points(kb, message)][:len(sections)] == sections
+
+
+@pytest.mark.parametrize("message", [
+    "My order still hasn't shipped, can I cancel it?",  # a story and its request: one part
+    "I need to change the delivery address, the order hasn't shipped yet",
+    "I got a lamp as a gift, will the refund go to me or to the person who bought it?",
+    "I'd like to return a rug I don't love. Also, can I return the matching cushion?",  # one category
+    "退货还有几天？",  # 还有 inside a clause is "still"
+])
+def test_one_request_or_one_category_is_no_separate_requests(kb, message):
+    lang = "zh" if any("\u4e00" <= c <= "\u9fff" for c in message) else "en"
+    assert separate_requests(kb, message, lang) == []
+    assert RuleRouter(kb).route(message).reason != "requests"
+
+
+def test_parts_split_at_joining_words_only():
+    assert request_parts("The lamp broke, and also my 2FA codes fail") == ["The lamp broke, ", " my 2FA codes fail"]
+    assert request_parts("订单还没到。另外我想改邮箱") == ["订单还没到。", "我想改邮箱"]
+    assert request_parts("退货还有几天？") == ["退货还有几天？"]
+
+
+def test_a_pasted_thread_makes_no_separate_requests(kb):
+    thread = ("Hi. " + "I bought a rug last month and it is nice but the colour is darker than the photo. " * 9
+              + "Also, how long do refunds take? Also, do you ship to Canada?")
+    assert len(thread) > 700 and separate_requests(kb, thread, "en") == []
+
+
+def test_points_asked_are_the_requests_where_the_router_found_them(kb):
+    message = "My account got locked after too many tries, and I also want to know if you ship to Canada."
+    pruned = prune_message(message)
+    assert points_asked(kb, "requests", pruned, "en") == ({"account.lockout": 0, "shipping.international": 1}, True)
+    assert points_asked(kb, "policy", pruned, "en") == ({}, False)  # one question: none of its own
