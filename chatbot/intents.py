@@ -71,7 +71,7 @@ _DEFECT = re.compile(
     r"(work|turn on|switch on|power on|start|charge|hold a charge|boot|connect|pair)\b"
     r"|(?<!心情)(?<!脾气)(?<!压)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电"
     r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动"
-    r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上|不加热|不制冷|不出水|黑屏|花屏|不开机|不脱水"
+    r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上|不加热|烧不热|不热了|不转了|不制冷|不出水|黑屏|花屏|不开机|不脱水"
     # "收货一周即无法开机" (stop 45's sweep: the warranty claims); a box 压坏 (crushed) on its way is no defect
     r"|无法(开机|启动|充电|使用|工作)", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
@@ -281,9 +281,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # term, by "toaster"; "You sent me a blue lamp, I ordered white. What now?" refused
         hits = lead_with(max(hits[0].score, bar), hits, kb.get(WRONG_ITEM_SECTION, lang))
     if (intent is None and hits and hits[0].section.id == _DEFECT_SECTIONS[0] and _RETURN.search(text)
-            and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
-        # a return told no defect: "It's been about a month since delivery, can I still return my shoes?" (stop 46's
-        # sweep: the early defects, by "month")
+            and durations(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
+        # a return told how long since and no defect: "It's been about a month since delivery, can I still return my
+        # shoes?" (stop 46's sweep: the early defects, by "month")
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         # "我想退货，已经过了一个月了"

@@ -13,14 +13,32 @@ import re
 
 from chatbot.intents import OUT_OF_SCOPE_SECTION, intent_hits
 from chatbot.knowledge import KnowledgeBase, Section, in_scope_bar
-from chatbot.message_shape import GREETING, asked_part, plain_message
+from chatbot.message_shape import GREETING, asked_part, asking_clauses, plain_message
 from chatbot.outline_points import MAX_POINTS, answers_each_question, sections_asked
 from chatbot.pruning import PRUNE_OVER_CHARS, PrunedMessage
 
-# A word that starts another request: "also", "plus", "on top of that", or 另外, 还有, 顺便 opening a clause (还有 inside
-# one is "still": "退货还有几天").
-_JOINER = re.compile(r"\b(?:and\s+)?(?:also|plus|on\s+top\s+of\s+that|another\s+thing|separately|besides)\b|"
-                     r"(?:^|(?<=[，,。.!！?？；;\s]))(?:另外|还有|顺便|此外|同时)", re.I)
+# A word that starts another request: "also", "plus", "on top of that", "by the way", "P.S.", or 另外, 还有, 顺便, 对了
+# opening a clause (还有 inside one is "still": "退货还有几天").
+_JOINER = re.compile(r"\b(?:and\s+)?(?:also|plus|on\s+top\s+of\s+that|another\s+thing|separately|besides|"
+                     r"by\s+the\s+way|btw|oh\s+and|p\.?s\.?(?=\s))\b|"
+                     r"(?:^|(?<=[，,。.!！?？；;\s]))(?:另外|还有|顺便|此外|同时|对了|再问一下)", re.I)
+
+
+# A later part that asks nothing is a request where it says a need or a problem ("I also need the password reset
+# email resent", "Also, my 2FA text messages aren't arriving", "on top of that I got billed twice"); otherwise it
+# tells the first request's circumstances ("Can I cancel my order? I placed it 20 minutes ago and also added express
+# shipping to it", "顺便说一下，我选的是加急配送"; stop 46's sweep of one-request messages).
+_NEED_OR_PROBLEM = re.compile(r"\b(need|want|would\s+like|please|help|can'?t|cannot|won'?t|doesn'?t|don'?t|didn'?t|"
+                              r"isn'?t|aren'?t|never|twice|again|broken|damaged|lost|missing|expired|locked|wrong)\b|"
+                              r"想|要|请|帮|麻烦|希望|没|不能|不了|坏|丢|错|两次|过期|锁", re.I)
+# A later question about what an earlier part named ("Also, is it one year or two?" after a laptop's warranty, "另外
+# 12月20号送到的也算吗？") asks of that request, unless a keyword phrase names its own.
+_REFERS_BACK = re.compile(r"\b(it|that|this|them|those|these)\b|这个|那个|它|也算|也可以|也能|也是", re.I)
+# Categories whose sections one request's parts find: an order's circumstances told with its shipping ("Plus the
+# order hasn't shipped yet" after an address change), a return asked of a defect told ("上周买的电水壶烧不热了。另外…
+# 应该退货还是走保修？"); a later part of the other category is a request of its own where a keyword phrase names it.
+_RELATED_CATEGORIES = (frozenset({"orders", "shipping"}), frozenset({"returns", "warranty"}),
+                       frozenset({"returns", "refunds"}))
 
 
 def request_parts(message: str) -> list[str]:
@@ -55,11 +73,19 @@ def separate_requests(kb: KnowledgeBase, message: str, lang: str) -> list[Sectio
     if not 2 <= len(parts) <= MAX_POINTS or len(message) > PRUNE_OVER_CHARS:  # a pasted thread's parts are its story
         return []
     found: list[Section] = []
-    for part in parts:
+    for n, part in enumerate(parts):
         told, defect = _own_section(kb, part, lang)
         question = asked_part(part)
+        later = n > 0 and bool(found)
+        if later and _REFERS_BACK.search(question) and not kb.phrase_sections(question, lang):
+            continue  # asked of an earlier request
         asked = _own_section(kb, question, lang, asked=True)[0] if question != part and not defect else None
         section = asked or told  # a broken product told is the warranty's, whatever its question asks
+        if section and later and (
+                (not asking_clauses(part) and not defect and not _NEED_OR_PROBLEM.search(part))
+                or (any({section.category, found[-1].category} <= pair for pair in _RELATED_CATEGORIES)
+                    and section.id not in kb.phrase_sections(part, lang))):
+            continue  # the circumstances of an earlier request, or a question of its own asked of it
         if section and section not in found:
             found.append(section)
     return found[:MAX_POINTS] if len({s.category for s in found}) >= 2 else []

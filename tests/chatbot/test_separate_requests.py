@@ -25,6 +25,10 @@ from tests.chatbot.test_outline_points import _planner_points
      "arriving.", ["warranty.early-defects", "account.two-factor"]),
     ("上周退的台灯到现在还没收到退款。另外我买的沙发降价了，能退差价吗？", ["refunds.bank-processing", "payment.price-adjustment"]),
     ("笔记本充电器买了三周就充不了电了，是退货还是走保修？另外加急配送要几天？", ["warranty.early-defects", "shipping.express"]),
+    # the held-out sweep's "by the way" and 对了 (direct: the last question's section alone)
+    ("Lost my phone so I can't get my SMS codes. By the way, is there a deadline to report a damaged delivery?",
+     ["account.two-factor", "shipping.lost-damaged"]),
+    ("包裹显示已签收但我没收到。对了，退款会退到原来的信用卡吗？", ["shipping.lost-damaged", "refunds.method"]),
 ])
 def test_each_request_is_a_point_in_the_order_told(kb, message, sections):
     route = RuleRouter(kb).route(message)
@@ -38,6 +42,14 @@ def test_each_request_is_a_point_in_the_order_told(kb, message, sections):
     "I got a lamp as a gift, will the refund go to me or to the person who bought it?",
     "I'd like to return a rug I don't love. Also, can I return the matching cushion?",  # one category
     "退货还有几天？",  # 还有 inside a clause is "still"
+    # stop 46's sweep of one-request messages: a later part that tells circumstances, or asks of an earlier request
+    # (each was split: the express shipping, the dispatch, the standard shipping, the two-factor, the return window)
+    "Can I cancel my order? I placed it 20 minutes ago and also added express shipping to it.",
+    "I need to change my delivery address, I moved last week. Plus the order hasn't shipped yet.",
+    "Can I pay in installments with Klarna? Also, is there a minimum order amount for that?",
+    "The warranty on my laptop - when does it start? Also, is it one year or two?",
+    "下单20分钟了，能取消吗？顺便说一下，我选的是加急配送。",
+    "上周买的电水壶烧不热了。另外这是我在你们这买的第二个，第一个没问题。应该退货还是走保修？",
 ])
 def test_one_request_or_one_category_is_no_separate_requests(kb, message):
     lang = "zh" if any("\u4e00" <= c <= "\u9fff" for c in message) else "en"
