@@ -1,16 +1,18 @@
 """Messages that make separate requests in different categories ("The headboard arrived in pieces and I also need
 the password reset email resent"): each part's own section, in the order told, is the outline.
 
-A part is the text between joining words ("also", "plus", "另外", "还有", "顺便"). It makes a
-request of its own where its best section is found by a keyword phrase of that part (`KnowledgeBase.phrase_sections`)
-and clears the in-scope bar, or where it tells a broken product (the defect's lead section, `intents.intent_hits`).
-Retrieval over the whole message keeps to the category its strongest words find and loses the other request (stop 46's
-sweep of 113 mixed messages: 48 right).
+A part is the text between joining words ("also", "plus", "另外", "还有", "顺便"). It makes a request of its own where
+its question's best section, or a keyword phrase of the part (`KnowledgeBase.phrase_sections`), or a need it says in
+words that name a topic well, finds a section over the in-scope bar, or where it tells a broken product (the defect's
+lead section, `intents.intent_hits`); a later part that only tells an earlier request's circumstances or asks of it
+makes none. Retrieval over the whole message keeps to the category its strongest words find and loses the other
+request (stop 46's sweep of 113 mixed messages: 48 right; 66 with separate requests).
 """
 from __future__ import annotations
 
 import re
 
+from chatbot.follow_ups import NEW_TOPIC_SHARE
 from chatbot.intents import OUT_OF_SCOPE_SECTION, intent_hits
 from chatbot.knowledge import KnowledgeBase, Section, in_scope_bar
 from chatbot.message_shape import GREETING, asked_part, asking_clauses, plain_message
@@ -36,9 +38,9 @@ _NEED_OR_PROBLEM = re.compile(r"\b(need|want|would\s+like|please|help|can'?t|can
 _REFERS_BACK = re.compile(r"\b(it|that|this|them|those|these)\b|这个|那个|它|也算|也可以|也能|也是", re.I)
 # Categories whose sections one request's parts find: an order's circumstances told with its shipping ("Plus the
 # order hasn't shipped yet" after an address change), a return asked of a defect told ("上周买的电水壶烧不热了。另外…
-# 应该退货还是走保修？"); a later part of the other category is a request of its own where a keyword phrase names it.
+# 应该退货还是走保修？"); a later question of the other category is a request of its own where a keyword phrase names it.
 _RELATED_CATEGORIES = (frozenset({"orders", "shipping"}), frozenset({"returns", "warranty"}),
-                       frozenset({"returns", "refunds"}))
+                       frozenset({"returns", "refunds"}), frozenset({"payment", "refunds"}))
 
 
 def request_parts(message: str) -> list[str]:
@@ -48,16 +50,18 @@ def request_parts(message: str) -> list[str]:
 
 
 def _own_section(kb: KnowledgeBase, part: str, lang: str, asked: bool = False) -> tuple[Section | None, bool]:
-    """The section ``part`` asks or tells a request of its own for: its best, where it is ``asked`` (a question) or a
-    keyword phrase of the part finds it, over the in-scope bar, or where the part tells a broken product (the
-    defect's lead section); None otherwise. With whether the part tells a defect or a warranty's case."""
+    """The section ``part`` asks or tells a request of its own for: its best, where it is ``asked`` (a question), a
+    keyword phrase of the part finds it, or the part says a need or a problem and names its topic well
+    (`NEW_TOPIC_SHARE` times the bar), over the in-scope bar, or where the part tells a broken product (the defect's
+    lead section); None otherwise. With whether the part tells a defect or a warranty's case."""
     hits = kb.search(part, lang=lang, k=MAX_POINTS)
     if not hits:
         return None, False
     bar = in_scope_bar(part, lang)
     lead, intent = intent_hits(kb, part, lang, hits, bar)
     best = lead[0]
-    found = asked or best.section.id in kb.phrase_sections(part, lang)
+    found = asked or best.section.id in kb.phrase_sections(part, lang) or (
+        best.score >= NEW_TOPIC_SHARE * bar and bool(_NEED_OR_PROBLEM.search(part)))  # "另外，我想改一下账户的邮箱"
     own = intent == "defect" or (found and best.score >= bar)
     section = best.section if own and best.section.id != OUT_OF_SCOPE_SECTION else None
     return section, intent == "defect" or (section is not None and section.category == "warranty")
@@ -81,10 +85,11 @@ def separate_requests(kb: KnowledgeBase, message: str, lang: str) -> list[Sectio
             continue  # asked of an earlier request
         asked = _own_section(kb, question, lang, asked=True)[0] if question != part and not defect else None
         section = asked or told  # a broken product told is the warranty's, whatever its question asks
+        statement = not asking_clauses(part)
         if section and later and (
-                (not asking_clauses(part) and not defect and not _NEED_OR_PROBLEM.search(part))
+                (statement and not defect and not _NEED_OR_PROBLEM.search(part))
                 or (any({section.category, found[-1].category} <= pair for pair in _RELATED_CATEGORIES)
-                    and section.id not in kb.phrase_sections(part, lang))):
+                    and (statement or section.id not in kb.phrase_sections(part, lang)))):
             continue  # the circumstances of an earlier request, or a question of its own asked of it
         if section and section not in found:
             found.append(section)

@@ -29,6 +29,8 @@ from tests.chatbot.test_outline_points import _planner_points
     ("Lost my phone so I can't get my SMS codes. By the way, is there a deadline to report a damaged delivery?",
      ["account.two-factor", "shipping.lost-damaged"]),
     ("包裹显示已签收但我没收到。对了，退款会退到原来的信用卡吗？", ["shipping.lost-damaged", "refunds.method"]),
+    # a need told without a keyword phrase, naming its topic well (the refund's bank time alone)
+    ("我的退款已经一周了还没到账。另外，我想改一下账户的邮箱。", ["refunds.bank-processing", "account.email-change"]),
 ])
 def test_each_request_is_a_point_in_the_order_told(kb, message, sections):
     route = RuleRouter(kb).route(message)
@@ -50,6 +52,8 @@ def test_each_request_is_a_point_in_the_order_told(kb, message, sections):
     "The warranty on my laptop - when does it start? Also, is it one year or two?",
     "下单20分钟了，能取消吗？顺便说一下，我选的是加急配送。",
     "上周买的电水壶烧不热了。另外这是我在你们这买的第二个，第一个没问题。应该退货还是走保修？",
+    "我搬家了，需要改收货地址。另外订单还没发货。",  # an order's circumstances, though 没 tells a problem
+    "卡已经扣款了吗？同时我在银行App上看到一笔待处理的款项，但订单还没发货。",
 ])
 def test_one_request_or_one_category_is_no_separate_requests(kb, message):
     lang = "zh" if any("\u4e00" <= c <= "\u9fff" for c in message) else "en"
