@@ -99,7 +99,9 @@ _ESCALATION_RULES = {
         r"(didn'?t|did\s+not|never)\b|\b(someone|somebody)\s+(else\s+)?(has\s+)?changed\s+my\s+(password|e-?mail)\b|"
         r"(有人|别人|陌生人)(修?改|更改)了我的(密码|邮箱)|"
         r"(密码|邮箱)被(别人|人|陌生人)?(修?改|更改)了[^。！？!?]{0,12}(没有?改|不是我)",
-        r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)",
+        r"\b(hacked|hacked\s+into|broke\s+into|took\s+over)\s+my\s+(credit\s+)?(card|account)|"
+        # English words in a Chinese message: "有人 hack 了我的 account" (stop 46's sweep: the bank's time)
+        r"\bhack(ed)?\b\s*(了|咗)\s*(我的?|我个|我個)\s*(account|card|账户|账号|帐号|帐户|卡)",
         r"\b(stole|steal|stealing)\s+my\s+(credit\s+|debit\s+|bank\s+)?(card|account|identity|wallet|purse)\b",
         r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?my\s+account",
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+(my|their|his|her)\s+"
