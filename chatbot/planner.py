@@ -216,7 +216,7 @@ class Planner:
             return
         if route.mode == "sot":
             outline_start = time.perf_counter()
-            asked, only_asked = points_asked(self.kb, route.reason, pruned, route.lang)
+            asked, only_asked = points_asked(self.kb, route.requests, pruned, route.lang)
             category, sections, prefix_ids = await self._outline(pruned.text, route, asked, only_asked, usage)
             outline_s = time.perf_counter() - outline_start
         else:

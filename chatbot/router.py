@@ -186,6 +186,7 @@ class Route(NamedTuple):
     reason: str
     lang: str
     hits: list[ScoredSection]
+    requests: tuple[str, ...] = ()  # the reason "requests": their section ids, in the order told (`separate_requests`)
 
 
 class RuleRouter:
@@ -231,10 +232,10 @@ class RuleRouter:
             if not covered:
                 return Route("refuse", uncovered, lang, hits)
             hits, intent = self.kb.search(" ".join(covered), lang=lang, k=max(len(hits), 1)), None
-        if intent != "overview" and (requests := separate_requests(self.kb, asked, lang)):
+        if intent != "overview" and (requests := separate_requests(self.kb, question, lang)):
             # requests in two categories or more, each its part's own: each is a point, in the order told
-            return Route("sot", "requests", lang, lead_with(max([h.score for h in hits[:1]] + [in_scope_bar(
-                asked, lang)]), hits, *requests))
+            score = max([h.score for h in hits[:1]] + [in_scope_bar(asked, lang)])
+            return Route("sot", "requests", lang, lead_with(score, hits, *requests), tuple(s.id for s in requests))
         if intent in SEVERAL_POINTS:
             return Route("sot", intent, lang, hits)
         if hits and hits[0].section.id == OUT_OF_SCOPE_SECTION and shape == "sot" and (

@@ -24,8 +24,6 @@ from chatbot.pruning import PRUNE_OVER_CHARS, PrunedMessage
 _JOINER = re.compile(r"\b(?:and\s+)?(?:also|plus|on\s+top\s+of\s+that|another\s+thing|separately|besides|"
                      r"by\s+the\s+way|btw|oh\s+and|p\.?s\.?(?=\s))\b|"
                      r"(?:^|(?<=[，,。.!！?？；;\s]))(?:另外|还有|顺便|此外|同时|对了|再问一下)", re.I)
-
-
 # A later part that asks nothing is a request where it says a need or a problem ("I also need the password reset
 # email resent", "Also, my 2FA text messages aren't arriving", "on top of that I got billed twice"); otherwise it
 # tells the first request's circumstances ("Can I cancel my order? I placed it 20 minutes ago and also added express
@@ -96,12 +94,13 @@ def separate_requests(kb: KnowledgeBase, message: str, lang: str) -> list[Sectio
     return found[:MAX_POINTS] if len({s.category for s in found}) >= 2 else []
 
 
-def points_asked(kb: KnowledgeBase, reason: str, pruned: PrunedMessage, lang: str) -> tuple[dict[str, int], bool]:
+def points_asked(kb: KnowledgeBase, requests: tuple[str, ...], pruned: PrunedMessage,
+                 lang: str) -> tuple[dict[str, int], bool]:
     """The sections a routed message asks for, each with the place it is asked in, and whether they are the whole
-    outline (`outline_points.select_points`' ``asked`` and ``only_asked``): its separate requests where the router
-    found them (``reason`` "requests"), else its separate questions' (`outline_points.sections_asked`)."""
-    if reason == "requests" and (requests := separate_requests(kb, pruned.text, lang)):
-        return {s.id: n for n, s in enumerate(requests)}, True
+    outline (`outline_points.select_points`' ``asked`` and ``only_asked``): the separate ``requests`` the router
+    found (`router.Route.requests`, the ids of `separate_requests`), else its separate questions'
+    (`outline_points.sections_asked`)."""
+    if requests:
+        return {section_id: n for n, section_id in enumerate(requests)}, True
     asked = sections_asked(kb, pruned.asking, lang)
     return asked, answers_each_question(pruned.asking, asked)
-

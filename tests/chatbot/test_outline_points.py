@@ -23,7 +23,7 @@ def _planner_points(kb, question: str):
     pruned = prune_message(question)
     lang = detect_lang(question)
     route = RuleRouter(kb).route(pruned.text, pruned.query)
-    asked, only_asked = points_asked(kb, route.reason, pruned, lang)
+    asked, only_asked = points_asked(kb, route.requests, pruned, lang)
     return select_points(_planner_hits(kb, question), asked, kb.phrase_sections(pruned.text, lang), only_asked)
 
 

@@ -73,8 +73,19 @@ def test_a_pasted_thread_makes_no_separate_requests(kb):
     assert len(thread) > 700 and separate_requests(kb, thread, "en") == []
 
 
-def test_points_asked_are_the_requests_where_the_router_found_them(kb):
+def test_points_asked_are_the_requests_the_router_found(kb):
     message = "My account got locked after too many tries, and I also want to know if you ship to Canada."
+    route = RuleRouter(kb).route(message)
+    assert route.requests == ("account.lockout", "shipping.international")
     pruned = prune_message(message)
-    assert points_asked(kb, "requests", pruned, "en") == ({"account.lockout": 0, "shipping.international": 1}, True)
-    assert points_asked(kb, "policy", pruned, "en") == ({}, False)  # one question: none of its own
+    assert points_asked(kb, route.requests, pruned, "en") == ({"account.lockout": 0, "shipping.international": 1}, True)
+    assert points_asked(kb, (), pruned, "en") == ({}, False)  # one question: none of its own
+
+
+def test_the_router_reads_a_pruned_thread_as_the_planner_does(kb, eval_questions):
+    """zh-multi-17, a pasted thread pruned to 711 characters, is 678 once its contact details are read out: the router
+    found separate requests there ("…还有我老公…", "另外…") that the planner, reading the pruned text, did not."""
+    row = next(r for r in eval_questions if r["id"] == "zh-multi-17")
+    pruned = prune_message(row["question"])
+    route = RuleRouter(kb).route(pruned.text, pruned.query)
+    assert (route.reason, route.requests) == ("policy", ())
