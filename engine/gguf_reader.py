@@ -82,6 +82,8 @@ class GGUFCheckpoint:
         self.architecture = architecture
         self._check_tensors()
         self.config = self._read_config()
+        # whether a tokenizer of this vocabulary prepends BOS (llama.cpp's default for a file that does not say)
+        self.add_bos_token = bool(self._meta("tokenizer.ggml.add_bos_token", True))
 
     # ---- opening and validation ------------------------------------------------------------
     def _open(self) -> Any:

@@ -280,14 +280,15 @@ class LLMEngine:
 
     @torch.inference_mode()
     def prompt_logits(self, token_ids: list[int]) -> torch.Tensor:
-        """Logits ``[len, vocab]`` at every position of one prompt, computed through the paged cache."""
+        """Logits ``[len, vocab]`` at every position of one prompt, computed through the paged cache, on the CPU
+        (as token ids are), whatever the engine's device."""
         from engine.sampling import SamplingParams
         from engine.scheduler import ScheduledBatch
 
         seq = Sequence("score", list(token_ids), SamplingParams(max_tokens=1))
         self.block_manager.allocate(seq, len(token_ids), {})
         try:
-            return self.runner.prompt_logits(ScheduledBatch([seq], [len(token_ids)], 0))
+            return self.runner.prompt_logits(ScheduledBatch([seq], [len(token_ids)], 0)).cpu()
         finally:
             self.block_manager.free(seq)
 

@@ -136,17 +136,30 @@ def _hf_tensors(directory: Path, config: ModelConfig) -> tuple[Iterator[tuple[st
     return tensors(), len(names)
 
 
-def _open_source(source: _Source) -> tuple[ModelConfig, Iterator[tuple[str, torch.Tensor]], int]:
-    """``(config, fp32 HF-named tensors, how many)`` of a source, one tensor in memory at a time."""
+def _open_source(source: _Source) -> tuple[ModelConfig, Iterator[tuple[str, torch.Tensor]], int, bool | None]:
+    """``(config, fp32 HF-named tensors, how many, whether its tokenizer prepends BOS)`` of a source, one tensor
+    in memory at a time; the last is None for an HF directory, whose tokenizer.json says it itself."""
     if source.is_dir:
         config = _read_hf_config(source.path)
-        return (config, *_hf_tensors(source.path, config))
+        return (config, *_hf_tensors(source.path, config), None)
     _ensure_source_file(source)
     ckpt = GGUFCheckpoint(source.path)
-    return ckpt.config, ((n, torch.from_numpy(a)) for n, a in ckpt.tensors()), ckpt.num_tensors
+    return ckpt.config, ((n, torch.from_numpy(a)) for n, a in ckpt.tensors()), ckpt.num_tensors, ckpt.add_bos_token
 
 
-def _write_tokenizer(source: _Source, dest: Path) -> None:
+def _prepend_bos(tokenizer, bos_token_id: int) -> None:
+    """Make a fast tokenizer prepend BOS where its post-processor does not (transformers 5.17 builds Gemma's from
+    a GGUF without it, seen on 2026-12-04; 5.24 keeps it)."""
+    from tokenizers.processors import TemplateProcessing
+
+    if tokenizer.encode("a").ids[:1] == [bos_token_id]:
+        return
+    bos = tokenizer.id_to_token(bos_token_id)
+    tokenizer.post_processor = TemplateProcessing(single=f"{bos} $A", pair=f"{bos} $A {bos} $B",
+                                                  special_tokens=[(bos, bos_token_id)])
+
+
+def _write_tokenizer(source: _Source, dest: Path, add_bos: bool | None, bos_token_id: int | None) -> None:
     if source.is_dir:
         if not (source.path / "tokenizer.json").is_file():
             raise ModelLoadError(source.path, "no tokenizer.json")
@@ -159,7 +172,9 @@ def _write_tokenizer(source: _Source, dest: Path) -> None:
                                                   local_files_only=True)
     except Exception as e:  # tokenizers raises bare Exceptions; any failure here means the same thing
         raise ModelLoadError(source.path, f"cannot build a tokenizer from the GGUF vocabulary ({e})") from e
-    tokenizer.backend_tokenizer.save(str(dest))  # keeps the post-processor that prepends BOS
+    if add_bos and bos_token_id is not None:
+        _prepend_bos(tokenizer.backend_tokenizer, bos_token_id)
+    tokenizer.backend_tokenizer.save(str(dest))  # with the post-processor that prepends BOS
 
 
 # ---- conversion -------------------------------------------------------------------------------
@@ -171,7 +186,7 @@ def _convert_into(source: _Source, out_dir: Path, progress: bool) -> None:
     embedding_sd: dict[str, torch.Tensor] = {}
     with tqdm(desc=f"int8 {source.path.name}", unit="tensor", disable=not progress) as bar:
         bar.set_postfix_str("reading")
-        config, tensors, num_tensors = _open_source(source)
+        config, tensors, num_tensors, add_bos = _open_source(source)
         bar.reset(total=num_tensors + 1)
         fp32_sd = {}
         for name, tensor in tensors:
@@ -180,7 +195,7 @@ def _convert_into(source: _Source, out_dir: Path, progress: bool) -> None:
         if EMBEDDING_NAME not in fp32_sd:
             raise ModelLoadError(source.path, f"missing tensor {EMBEDDING_NAME!r}")
         bar.set_postfix_str("tokenizer")
-        _write_tokenizer(source, out_dir / "tokenizer.json")
+        _write_tokenizer(source, out_dir / "tokenizer.json", add_bos, config.bos_token_id)
         bar.set_postfix_str("quantizing")
         for name in list(fp32_sd):
             tensor = fp32_sd.pop(name)  # frees each fp32 tensor once it is quantized
@@ -294,6 +309,6 @@ def load_checkpoint(model: str | Path | None = None, dtype: str = "int8",
             raise ModelLoadError(source.path, "no tokenizer.json")
     else:
         tokenizer_path = _convert(source, cache_dir, progress=True) / "tokenizer.json"
-    config, tensors, _ = _open_source(source)
+    config, tensors, *_ = _open_source(source)
     state_dict = {name: tensor.to(DTYPES[dtype]) for name, tensor in tensors}
     return LoadedCheckpoint(config, state_dict, tokenizer_path, source.path)

@@ -100,7 +100,7 @@ class ModelRunner:
             if self.cfg.dtype == "int8":
                 from engine.quant import swap_linears_to_int8
 
-                swap_linears_to_int8(model)
+                swap_linears_to_int8(model, dtype=self.dtype)  # bf16 rows on CUDA, as the KV cache
         model.load_weights({k: self._to_device(k, v) for k, v in state_dict.items()})
         return model.eval()
 

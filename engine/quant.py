@@ -263,17 +263,18 @@ class Int8Embedding(nn.Module):
         return f"{self.num_embeddings}, {self.embedding_dim}, dtype={self.dtype}"
 
 
-def swap_linears_to_int8(module: nn.Module, backend: str = "auto") -> None:
-    """Replace every ``nn.Linear`` (recursively) by an `Int8Linear` and ``nn.Embedding`` by `Int8Embedding`."""
+def swap_linears_to_int8(module: nn.Module, backend: str = "auto", dtype: torch.dtype | None = None) -> None:
+    """Replace every ``nn.Linear`` (recursively) by an `Int8Linear` and ``nn.Embedding`` by `Int8Embedding`, whose
+    rows come out in ``dtype`` (None: the float embedding's dtype), the model's compute dtype."""
     for name, child in module.named_children():
         if isinstance(child, nn.Linear):
             new: nn.Module = Int8Linear(child.in_features, child.out_features, bias=child.bias is not None,
                                         backend=backend, device=child.weight.device)
         elif isinstance(child, nn.Embedding):
-            dtype = child.weight.dtype if child.weight.is_floating_point() else torch.float32
-            new = Int8Embedding(child.num_embeddings, child.embedding_dim, dtype=dtype, device=child.weight.device)
+            rows_dtype = dtype or (child.weight.dtype if child.weight.is_floating_point() else torch.float32)
+            new = Int8Embedding(child.num_embeddings, child.embedding_dim, dtype=rows_dtype, device=child.weight.device)
         else:
-            swap_linears_to_int8(child, backend)
+            swap_linears_to_int8(child, backend, dtype)
             continue
         setattr(module, name, new)
 

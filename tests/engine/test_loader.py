@@ -106,9 +106,25 @@ def test_tokenizer_matches_transformers(gguf_dir, cache_dir, arch):
     ours = Tokenizer.from_file(str(ckpt.tokenizer_path))
     theirs = AutoTokenizer.from_pretrained(gguf_dir, gguf_file=f"{arch}.gguf")
     for text in ["hello world", " ab  ba\nhello", "", "world!"]:
-        assert ours.encode(text).ids == theirs(text)["input_ids"], text
+        assert ours.encode(text, add_special_tokens=False).ids == theirs(text, add_special_tokens=False)["input_ids"], text
+    # BOS as the file's tokenizer.ggml.add_bos_token says, whatever transformers' version (5.17 drops Gemma's)
+    assert (ours.encode("hello").ids[0] == ckpt.config.bos_token_id) == (arch != "qwen2")
     if arch == "gemma3":
-        assert ours.encode("hello").ids[0] == ckpt.config.bos_token_id == 2
+        assert ckpt.config.bos_token_id == 2
+
+
+def test_a_tokenizer_built_without_bos_gets_it_back(gguf_dir, cache_dir):
+    """transformers 5.18-5.23 build Gemma's tokenizer from a GGUF without BOS; the loader prepends it, once."""
+    from tokenizers.processors import Sequence as ProcessorSequence
+
+    ckpt = load_checkpoint(gguf_dir / "gemma3.gguf", cache_dir=cache_dir)
+    tokenizer = Tokenizer.from_file(str(ckpt.tokenizer_path))
+    plain = tokenizer.encode("hello world", add_special_tokens=False).ids
+    tokenizer.post_processor = ProcessorSequence([])
+    assert tokenizer.encode("hello world").ids == plain
+    for _ in range(2):
+        loader._prepend_bos(tokenizer, ckpt.config.bos_token_id)
+        assert tokenizer.encode("hello world").ids == [ckpt.config.bos_token_id, *plain]
 
 
 def test_gemma_norms_lose_llamacpp_offset(gguf_dir, cache_dir):

@@ -31,7 +31,7 @@ def _chunked_logits(engine, prompt: list[int], cuts: list[int], other: list[int]
 def test_prompt_logits_are_the_same_bits_in_chunks_and_batched(dtype, tiny_checkpoints, tmp_path):
     """Every row's computation depends only on its own token and position (row-invariant linears, attention
     with a fixed order of sums per row), so chunking and batch neighbours never change a bit."""
-    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype=dtype, max_num_batched_tokens=256)
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype=dtype, max_num_batched_tokens=256, device="cpu")
     gen = torch.Generator().manual_seed(0)
     prompt, other = torch.randint(3, 500, (150,), generator=gen).tolist(), torch.randint(3, 500, (23,), generator=gen).tolist()
     whole = llm.prompt_logits(prompt)
@@ -41,7 +41,7 @@ def test_prompt_logits_are_the_same_bits_in_chunks_and_batched(dtype, tiny_check
 def test_cpu_kv_cache_pools_of_a_huge_page_or_more_start_on_one(tiny_checkpoints, tmp_path):
     from engine.huge_pages import HUGE_PAGE_BYTES
 
-    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8")
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8", device="cpu")
     big = [t for pair in llm.engine.runner.kv_caches for t in pair
            if t.numel() * t.element_size() >= HUGE_PAGE_BYTES]
     assert big, "the tiny model's pools are all under one huge page: the test checks nothing"
@@ -51,7 +51,7 @@ def test_cpu_kv_cache_pools_of_a_huge_page_or_more_start_on_one(tiny_checkpoints
 def test_int8_logits_go_to_one_reused_buffer_that_grows(tiny_checkpoints, tmp_path):
     """The CPU int8 head writes every step's logits into the runner's buffer (no new pages per step), which
     grows when a step samples more rows; the tokens are the same without it."""
-    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8")
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8", device="cpu")
     runner = llm.engine.runner
     params = SamplingParams(max_tokens=12, ignore_eos=True)
     prompts = [[5 + i, 6, 7, 8 + i] * 3 for i in range(20)]

@@ -74,7 +74,7 @@ def test_the_runner_marks_prompt_tokens_only(tiny_checkpoints, tmp_path):
 
 @needs_amx
 def test_int8_batched_equals_unbatched_with_prompt_rows_on_amx(tiny_checkpoints, tmp_path):
-    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8", max_num_batched_tokens=48)
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8", max_num_batched_tokens=48, device="cpu")
     gen = torch.Generator().manual_seed(3)
     prompts = [torch.randint(3, 500, (int(n),), generator=gen).tolist()
                for n in torch.randint(5, 90, (10,), generator=gen)]

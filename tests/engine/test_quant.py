@@ -166,6 +166,21 @@ def test_swap_then_load_quantized_state_dict():
     assert ((out - ref).norm() / ref.norm()) < 0.03
 
 
+def test_swapped_embedding_gives_rows_in_the_compute_dtype():
+    """int8 runs in bf16 on CUDA, so the embedding's rows must come out bf16 as the KV cache is; they came out
+    fp32, the meta model's dtype, and the first attention refused them (seen on an H200, 2026-12-04)."""
+    model = _Tiny().eval()
+    sd = quantize_state_dict(model.state_dict(), SimpleNamespace(vocab_size=40, hidden_size=32))
+    swap_linears_to_int8(model, dtype=torch.bfloat16)
+    model.load_state_dict(sd, strict=True)
+    ids = torch.tensor([1, 5, 39])
+    assert model.embed_tokens(ids).dtype == torch.bfloat16
+    swap_linears_to_int8(fresh := _Tiny().eval())
+    fresh.load_state_dict(sd, strict=True)
+    assert fresh.embed_tokens(ids).dtype == torch.float32  # without a dtype: the float embedding's
+    assert torch.allclose(model.embed_tokens(ids).float(), fresh.embed_tokens(ids), rtol=1e-2, atol=1e-3)
+
+
 def test_prepare_releases_a_memory_mapped_weight(tmp_path):
     _needs_cpp()
     dense = _linear(out_features=4096, in_features=256)
