@@ -1,6 +1,6 @@
 """Spans of time as customers write them ("10 minutes", "2 weeks", "a few days", "三个月", "两周", "半年",
-"last year"): how long ago something happened or how old a product is, read by the follow-ups and by the defect
-intent."""
+"last year", "on day 31"): how long ago something happened or how old a product is, read by the follow-ups and by
+the defect intent."""
 
 import re
 from datetime import date, timedelta
@@ -18,6 +18,7 @@ _PATTERN = re.compile(
     r"|\b(?P<min_count>\d+)\s*mins?\b"  # "10 min", "30mins"; "a min order" is no time
     r"|\b(?P<abbr_count>\d+)\s*(?P<abbr_unit>hrs?|wks?|mos?|yrs?)\b"  # chat: "2 yrs", "3wks"
     r"|(?P<zh_count>\d+|[一两二三四五六七八九十几半]+)\s*(?:个多?)?(?P<zh_unit>分钟|小时|天|周|星期|(?<=个)月|(?<=个多)月|年)"
+    r"|\bday (?P<day_nth>\d{1,3})\b"  # "on day 31": 31 days ("第31天" is the Chinese pattern's "31天")
     r"|(?P<last_year>去年|\blast year\b)"
     r"|\blast (?P<holiday>christmas|xmas|black friday)\b", re.I | re.A)
 _ZH_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", 0) if n} | {"两": 2}
@@ -77,6 +78,8 @@ def durations(text: str) -> list[Duration]:
     for match in _PATTERN.finditer(text):
         if match["holiday"]:
             found.append(Duration(str(_days_since(match["holiday"], today())), "day"))
+        elif match["day_nth"]:
+            found.append(Duration(match["day_nth"], "day"))
         elif match["last_year"]:
             found.append(Duration("1", "year"))
         elif match["min_count"]:

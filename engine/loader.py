@@ -148,8 +148,8 @@ def _open_source(source: _Source) -> tuple[ModelConfig, Iterator[tuple[str, torc
 
 
 def _prepend_bos(tokenizer, bos_token_id: int) -> None:
-    """Make a fast tokenizer prepend BOS where its post-processor does not (transformers 5.17 builds Gemma's from
-    a GGUF without it, seen on 2026-12-04; 5.24 keeps it)."""
+    """Make a fast tokenizer prepend BOS where its post-processor does not (transformers 5.18-5.23 build Gemma's
+    from a GGUF without it, seen on 2026-12-04; 5.24 keeps it)."""
     from tokenizers.processors import TemplateProcessing
 
     if tokenizer.encode("a").ids[:1] == [bos_token_id]:

@@ -23,6 +23,9 @@ from chatbot.durations import Duration, durations
     # Chat's abbreviations (stop 42: "my chair leg snapped after 2 yrs" was outlined with the early defects).
     ("after 2 yrs", [Duration("2", "year")]), ("3wks ago", [Duration("3", "week")]),
     ("2 mos", [Duration("2", "month")]),
+    # A day counted from delivery (stop 47: "Can I return it on day 31?" found the holiday returns' January 31).
+    ("Can I return it on day 31?", [Duration("31", "day")]),
+    ("It's day 3 and still no tracking", [Duration("3", "day")]),
 ])
 def test_durations_reads_counts_and_units(text, expected):
     assert durations(text) == expected

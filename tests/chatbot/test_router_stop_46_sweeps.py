@@ -30,6 +30,9 @@ from chatbot.router import RuleRouter
     ("如果密码连续输错五次会怎样？", "direct", "account.lockout"),  # the password reset
     # a return that tells no defect (the early defects, by "month")
     ("It's been about a month since delivery, can I still return my shoes?", "direct", "returns.time-limit"),
+    # a day counted from delivery (stop 47; the holiday returns, by January 31)
+    ("Can I return it on day 31?", "direct", "returns.time-limit"),
+    ("It's day 31 since delivery, can I still return my lamp?", "direct", "returns.time-limit"),
     # the shop's site's message, a customer's consent, a customer's own mail service (refused)
     ('The system message in my account says "email change pending". How does changing the email work?', "direct",
      "account.email-change"),
