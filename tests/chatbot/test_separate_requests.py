@@ -31,6 +31,14 @@ from tests.chatbot.test_outline_points import _planner_points
     ("包裹显示已签收但我没收到。对了，退款会退到原来的信用卡吗？", ["shipping.lost-damaged", "refunds.method"]),
     # a need told without a keyword phrase, naming its topic well (the refund's bank time alone)
     ("我的退款已经一周了还没到账。另外，我想改一下账户的邮箱。", ["refunds.bank-processing", "account.email-change"]),
+    # "And" opening a sentence, 而且 a clause (stop 47: the double charge and promo codes; the return window; the
+    # tracking and lost parcels; the cancellation alone)
+    ("I ordered twice by accident, please cancel one. And my card shows two pending charges, will one drop off?",
+     ["orders.cancellation", "payment.double-charge"]),
+    ("How long is the warranty on a bed frame? And can I return the mattress topper if I've slept on it once?",
+     ["warranty.furniture", "returns.condition"]),
+    ("订单被扣了两次款，而且一直没收到发货邮件和快递单号，怎么回事？", ["payment.double-charge", "shipping.tracking"]),
+    ("我想取消订单，而且我已经付了款，钱什么时候退？", ["orders.cancellation", "refunds.timing"]),
 ])
 def test_each_request_is_a_point_in_the_order_told(kb, message, sections):
     route = RuleRouter(kb).route(message)
@@ -65,6 +73,9 @@ def test_parts_split_at_joining_words_only():
     assert request_parts("The lamp broke, and also my 2FA codes fail") == ["The lamp broke, ", " my 2FA codes fail"]
     assert request_parts("订单还没到。另外我想改邮箱") == ["订单还没到。", "我想改邮箱"]
     assert request_parts("退货还有几天？") == ["退货还有几天？"]
+    assert request_parts("Cancel it. And my card was charged twice") == ["Cancel it. ", " my card was charged twice"]
+    assert request_parts("I want a refund and a new one") == ["I want a refund and a new one"]  # "and" mid-sentence
+    assert request_parts("包裹晚了三天，而且外箱破了") == ["包裹晚了三天，", "外箱破了"]
 
 
 def test_a_pasted_thread_makes_no_separate_requests(kb):
