@@ -1,10 +1,8 @@
-"""Helpers shared by the Triton wrappers: dtype mapping, argument checks, launch heuristics.
+"""Helpers shared by the Triton wrappers: dtype mapping, argument checks.
 
 Imported only by the Triton kernel modules, so it may import ``triton`` at module level.
 """
 from __future__ import annotations
-
-from functools import lru_cache
 
 import torch
 import triton
@@ -36,26 +34,9 @@ def dot_dtype(dtype: torch.dtype):
     return tl_dtype(dtype)
 
 
-def autotune_configs(configs: list[triton.Config]) -> list[triton.Config]:
-    """All configs when compiled; only the first under the interpreter, so nothing is benchmarked."""
-    return configs[:1] if is_interpreting() else configs
-
-
 def next_pow2(n: int) -> int:
     """Smallest power of two >= ``n`` (and >= 1)."""
     return triton.next_power_of_2(max(int(n), 1))
-
-
-@lru_cache(maxsize=None)
-def _num_sms(device_index: int) -> int:
-    return torch.cuda.get_device_properties(device_index).multi_processor_count
-
-
-def num_sms(device: torch.device) -> int:
-    """Streaming multiprocessors of a CUDA device; a nominal 4 elsewhere (interpreter)."""
-    if device.type != "cuda":
-        return 4
-    return _num_sms(device.index if device.index is not None else torch.cuda.current_device())
 
 
 def check_tensor(name: str, t: torch.Tensor, ndim: int, dtypes: tuple[torch.dtype, ...] | None = None,

@@ -3,13 +3,13 @@
 ``weight_scale`` is ``[N, K // G]``: one scale per output channel and group of ``G`` consecutive
 input features (``G = K`` is per-channel). Weights stay int8 in memory (half the bytes of bf16) and
 each weight tile is dequantised in registers (``w * scale[n, k // G]``, in fp32) before the
-multiply-reduce or ``tl.dot``; the epilogue only adds the bias and stores. Two kernels:
+``tl.dot``; the epilogue only adds the bias and stores.
 
-* ``_int8_gemv_kernel`` for decode (``M <= GEMV_MAX_M``): one program per (row, ``BLOCK_N`` output
-  channels) streams a ``[BLOCK_N, K]`` weight panel with a multiply-reduce, no tensor cores, so
-  the only cost is reading the weights once per row (rows share them through L2).
-* ``_int8_matmul_kernel`` for prefill: ``tl.dot`` tiles, grouped launch order for L2 reuse;
-  its autotune set includes narrow ``BLOCK_M=16`` tiles for mid-sized decode batches.
+One kernel and one tile configuration serve every row count, decode's one row and a prompt's
+thousands alike, so a row's sums run in the same order whatever the batch: batch invariance, which
+a decode-only kernel (a multiply-reduce for a few rows) or tiles autotuned per row count would
+break. The tile is 16 rows (``tl.dot``'s smallest), so a decode step wastes tensor-core lanes, not
+weight bytes: each weight tile is still read once per 16 rows.
 """
 from __future__ import annotations
 
@@ -17,28 +17,10 @@ import torch
 import triton
 import triton.language as tl
 
-from kernels._triton_utils import (
-    FLOAT_DTYPES,
-    autotune_configs,
-    check_shape,
-    check_tensor,
-    dot_dtype,
-    next_pow2,
-)
+from kernels._triton_utils import FLOAT_DTYPES, check_shape, check_tensor, dot_dtype
 
-GEMV_MAX_M = 4
-
-_GEMV_CONFIGS = autotune_configs([
-    triton.Config({"BLOCK_N": bn, "BLOCK_K": bk}, num_warps=w)
-    for bn, bk, w in [(32, 128, 4), (16, 256, 4), (64, 128, 4), (32, 256, 8), (64, 256, 8), (128, 64, 4)]
-])
-_TILED_CONFIGS = autotune_configs([
-    triton.Config({"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8}, num_warps=w, num_stages=s)
-    for bm, bn, bk, w, s in [
-        (16, 64, 64, 4, 3), (16, 128, 128, 4, 4), (32, 64, 128, 4, 4), (64, 64, 64, 4, 3),
-        (64, 128, 64, 4, 4), (128, 128, 64, 8, 3), (128, 64, 64, 4, 4), (128, 256, 64, 8, 3),
-    ]
-])
+# BLOCK_M, BLOCK_N, BLOCK_K, launch grouping, warps and stages: fixed, not autotuned (see above).
+_TILE = dict(BLOCK_M=16, BLOCK_N=64, BLOCK_K=64, GROUP_M=8, num_warps=4, num_stages=3)
 
 
 @triton.jit
@@ -52,34 +34,8 @@ def _epilogue(acc, bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS:
     tl.store(out_ptr + offs_m[:, None] * stride_om + offs_n[None, :], out.to(out_ptr.dtype.element_ty), mask=mask)
 
 
-@triton.autotune(configs=_GEMV_CONFIGS, key=["N", "K"])
 @triton.jit
-def _int8_gemv_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, G,
-                      stride_xm, stride_wn, stride_sn, stride_sg, stride_om,
-                      HAS_BIAS: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    pid_n = tl.program_id(0)
-    row = tl.program_id(1).to(tl.int64)
-    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    n_mask = offs_n < N
-    w_rows = w_ptr + offs_n[:, None].to(tl.int64) * stride_wn
-    s_rows = scale_ptr + offs_n[:, None].to(tl.int64) * stride_sn
-    acc = tl.zeros((BLOCK_N,), dtype=tl.float32)
-    for k0 in range(0, K, BLOCK_K):
-        k = k0 + offs_k
-        k_mask = k < K
-        wk_mask = n_mask[:, None] & k_mask[None, :]
-        x = tl.load(x_ptr + row * stride_xm + k, mask=k_mask, other=0.0).to(tl.float32)
-        w = tl.load(w_rows + k[None, :], mask=wk_mask, other=0)
-        scale = tl.load(s_rows + (k // G)[None, :] * stride_sg, mask=wk_mask, other=0.0)
-        acc += tl.sum(w.to(tl.float32) * scale.to(tl.float32) * x[None, :], axis=1)
-    offs_m = row + tl.arange(0, 1)
-    _epilogue(acc[None, :], bias_ptr, out_ptr, offs_m, offs_n, M, N, stride_om, HAS_BIAS)
-
-
-@triton.autotune(configs=_TILED_CONFIGS, key=["M_BUCKET", "N", "K"])
-@triton.jit
-def _int8_matmul_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, G, M_BUCKET,
+def _int8_matmul_kernel(x_ptr, w_ptr, scale_ptr, bias_ptr, out_ptr, M, N, K, G,
                         stride_xm, stride_wn, stride_sn, stride_sg, stride_om,
                         HAS_BIAS: tl.constexpr, DOT_DTYPE: tl.constexpr, BLOCK_M: tl.constexpr,
                         BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
@@ -142,15 +98,8 @@ def int8_matmul(x: torch.Tensor, weight_int8: torch.Tensor, weight_scale: torch.
         return out
     out2 = out.view(M, N)
     bias_arg = bias if bias is not None else weight_scale
-    if M <= GEMV_MAX_M:
-        grid = lambda meta: (triton.cdiv(N, meta["BLOCK_N"]), M)
-        _int8_gemv_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K, group_size,
-                                x2.stride(0), weight_int8.stride(0), *weight_scale.stride(), out2.stride(0),
-                                HAS_BIAS=bias is not None)
-    else:
-        grid = lambda meta: (triton.cdiv(M, meta["BLOCK_M"]) * triton.cdiv(N, meta["BLOCK_N"]),)
-        _int8_matmul_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K, group_size,
-                                  next_pow2(M), x2.stride(0), weight_int8.stride(0), *weight_scale.stride(),
-                                  out2.stride(0),
-                                  HAS_BIAS=bias is not None, DOT_DTYPE=dot_dtype(x.dtype))
+    grid = (triton.cdiv(M, _TILE["BLOCK_M"]) * triton.cdiv(N, _TILE["BLOCK_N"]),)
+    _int8_matmul_kernel[grid](x2, weight_int8, weight_scale, bias_arg, out2, M, N, K, group_size,
+                              x2.stride(0), weight_int8.stride(0), *weight_scale.stride(), out2.stride(0),
+                              HAS_BIAS=bias is not None, DOT_DTYPE=dot_dtype(x.dtype), **_TILE)
     return out

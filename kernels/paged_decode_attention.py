@@ -9,10 +9,13 @@ Bytes read per decode step (one layer): ``num_seqs * ctx * num_kv_heads * head_d
 window for sliding layers. MHA reads ``num_heads / num_kv_heads`` times more: for Gemma 3 270M
 (4 query heads, 1 KV head, head_dim 256, bf16) that is 1 KiB per cached token against 4 KiB.
 
-For long contexts and few sequences, the key range of each sequence is cut into ``num_splits``
-chunks handled by separate programs that write an unnormalised partial output, its running max
-and sum; a second kernel merges them (log-sum-exp). With one split the first kernel writes the
-output directly.
+Long contexts are cut into splits (flash-decoding) handled by separate programs that write an
+unnormalised partial output, its running max and sum; a second kernel merges them (log-sum-exp),
+adding the splits one after another. A sequence's splits depend only on its own context, about
+``KEYS_PER_SPLIT`` keys each and at most ``MAX_SPLITS``: never on the batch's size or other
+sequences' lengths, so a row gets the same bits alone and batched (batch invariance). When no
+sequence of the batch needs a second split, the first kernel writes the output directly; a
+one-split sequence gets the same bits through either path.
 """
 from __future__ import annotations
 
@@ -21,10 +24,22 @@ import triton
 import triton.language as tl
 
 from kernels._paged_attention_common import LOG2E, attend_tile, load_kv_tile
-from kernels._triton_utils import check_attention_args, dot_dtype, next_pow2, num_sms
+from kernels._triton_utils import check_attention_args, dot_dtype, next_pow2
 
-MIN_TILES_PER_SPLIT = 2
+KEYS_PER_SPLIT = 256
 MAX_SPLITS = 32
+
+
+@triton.jit
+def _sequence_splits(ctx, window, HAS_WINDOW: tl.constexpr, BLOCK_N: tl.constexpr,
+                     TILES_PER_SPLIT: tl.constexpr, MAX_SPLITS: tl.constexpr):
+    """``(start, first_tile, num_tiles, num_splits, tiles_per_split)`` of one sequence, from its context alone
+    (``start``: its first key position in the window)."""
+    start = tl.maximum(ctx - window, 0) if HAS_WINDOW else 0
+    first_tile = start // BLOCK_N
+    num_tiles = tl.cdiv(ctx, BLOCK_N) - first_tile
+    num_splits = tl.maximum(tl.minimum(tl.cdiv(num_tiles, TILES_PER_SPLIT), MAX_SPLITS), 1)
+    return start, first_tile, num_tiles, num_splits, tl.cdiv(num_tiles, num_splits)
 
 
 @triton.jit
@@ -33,17 +48,16 @@ def _decode_kernel(q_ptr, k_cache_ptr, v_cache_ptr, block_tables_ptr, context_le
                    stride_qs, stride_qh, stride_kb, stride_kt, stride_kh, stride_vb, stride_vt, stride_vh,
                    stride_bt_row, stride_bt_col, stride_os, stride_oh,
                    GROUP: tl.constexpr, HEAD_DIM: tl.constexpr, BLOCK_SIZE: tl.constexpr,
-                   NUM_SPLITS: tl.constexpr, HAS_WINDOW: tl.constexpr, DOT_DTYPE: tl.constexpr,
+                   NUM_SPLITS: tl.constexpr, TILES_PER_SPLIT: tl.constexpr, MAX_SPLITS: tl.constexpr,
+                   HAS_WINDOW: tl.constexpr, DOT_DTYPE: tl.constexpr,
                    BLOCK_H: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr):
     seq = tl.program_id(0).to(tl.int64)
     kv_head = tl.program_id(1)
     split = tl.program_id(2)
     ctx = tl.load(context_lens_ptr + seq).to(tl.int32)
-    start = tl.maximum(ctx - window, 0) if HAS_WINDOW else 0
-    first_tile = start // BLOCK_N
-    num_tiles = tl.cdiv(ctx, BLOCK_N) - first_tile
-    tiles_per_split = tl.cdiv(num_tiles, NUM_SPLITS)
-    tile_lo = first_tile + split * tiles_per_split
+    start, first_tile, num_tiles, _, tiles_per_split = _sequence_splits(ctx, window, HAS_WINDOW, BLOCK_N,
+                                                                        TILES_PER_SPLIT, MAX_SPLITS)
+    tile_lo = first_tile + split * tiles_per_split  # past the sequence's last split: no tiles, nothing read
     tile_hi = tl.minimum(tile_lo + tiles_per_split, first_tile + num_tiles)
 
     offs_h = tl.arange(0, BLOCK_H)
@@ -77,22 +91,28 @@ def _decode_kernel(q_ptr, k_cache_ptr, v_cache_ptr, block_tables_ptr, context_le
 
 
 @triton.jit
-def _reduce_splits_kernel(part_acc_ptr, part_max_ptr, part_sum_ptr, out_ptr, stride_os, stride_oh,
-                          HEAD_DIM: tl.constexpr, NUM_SPLITS: tl.constexpr,
-                          BLOCK_S: tl.constexpr, BLOCK_D: tl.constexpr):
+def _reduce_splits_kernel(part_acc_ptr, part_max_ptr, part_sum_ptr, context_lens_ptr, out_ptr, window,
+                          stride_os, stride_oh, HEAD_DIM: tl.constexpr, NUM_SPLITS: tl.constexpr,
+                          TILES_PER_SPLIT: tl.constexpr, MAX_SPLITS: tl.constexpr, HAS_WINDOW: tl.constexpr,
+                          BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr):
     seq = tl.program_id(0).to(tl.int64)
     head = tl.program_id(1)
-    offs_s = tl.arange(0, BLOCK_S)
+    ctx = tl.load(context_lens_ptr + seq).to(tl.int32)
+    _, _, _, num_splits, _ = _sequence_splits(ctx, window, HAS_WINDOW, BLOCK_N, TILES_PER_SPLIT, MAX_SPLITS)
     offs_d = tl.arange(0, BLOCK_D)
-    s_mask, d_mask = offs_s < NUM_SPLITS, offs_d < HEAD_DIM
-    rows = (seq * tl.num_programs(1) + head) * NUM_SPLITS + offs_s
-    m = tl.load(part_max_ptr + rows, mask=s_mask, other=float("-inf"))
-    l = tl.load(part_sum_ptr + rows, mask=s_mask, other=0.0)
-    acc = tl.load(part_acc_ptr + rows[:, None] * HEAD_DIM + offs_d[None, :],
-                  mask=s_mask[:, None] & d_mask[None, :], other=0.0)
-    m_max = tl.max(m, axis=0)
-    weight = tl.exp2(m - m_max)  # empty splits have m = -inf and weigh 0
-    out = tl.sum(acc * weight[:, None], axis=0) / tl.sum(l * weight, axis=0)
+    d_mask = offs_d < HEAD_DIM
+    first_row = (seq * tl.num_programs(1) + head) * NUM_SPLITS
+    m_max = tl.load(part_max_ptr + first_row)
+    for split in range(1, num_splits):
+        m_max = tl.maximum(m_max, tl.load(part_max_ptr + first_row + split))
+    acc = tl.zeros((BLOCK_D,), tl.float32)
+    l_sum = 0.0
+    for split in range(0, num_splits):  # in order: the sums never depend on the grid
+        m = tl.load(part_max_ptr + first_row + split)
+        weight = tl.where(m == m_max, 1.0, tl.exp2(m - m_max))  # exactly 1 for a sequence's only split
+        acc += weight * tl.load(part_acc_ptr + (first_row + split) * HEAD_DIM + offs_d, mask=d_mask, other=0.0)
+        l_sum += weight * tl.load(part_sum_ptr + first_row + split)
+    out = acc / tl.where(l_sum == 0.0, 1.0, l_sum)
     tl.store(out_ptr + seq * stride_os + head * stride_oh + offs_d, out.to(out_ptr.dtype.element_ty), mask=d_mask)
 
 
@@ -101,32 +121,34 @@ def default_block_n(head_dim: int) -> int:
     return 64 if head_dim <= 128 else 32
 
 
-def choose_num_splits(num_seqs: int, num_kv_heads: int, max_tiles: int, device: torch.device) -> int:
-    """Splits per (sequence, KV head) so the launch covers about two waves of SMs, each split
-    keeping at least ``MIN_TILES_PER_SPLIT`` tiles; decided from shapes only (no host sync)."""
-    programs = max(num_seqs * num_kv_heads, 1)
-    sms = num_sms(device)
-    if programs >= sms or max_tiles < 2 * MIN_TILES_PER_SPLIT:
-        return 1
-    return int(min(triton.cdiv(2 * sms, programs), max_tiles // MIN_TILES_PER_SPLIT, MAX_SPLITS))
+def grid_splits(max_tiles: int, tiles_per_split: int, max_splits: int = MAX_SPLITS) -> int:
+    """Programs per (sequence, KV head) that cover the longest possible sequence's splits (from shapes,
+    no host sync); shorter sequences' extra programs read nothing."""
+    return int(max(min(triton.cdiv(max_tiles, tiles_per_split), max_splits), 1))
 
 
 def paged_decode_attention_with_splits(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
                                        block_tables: torch.Tensor, context_lens: torch.Tensor, scale: float,
-                                       sliding_window: int | None, num_splits: int,
-                                       block_n: int | None = None) -> torch.Tensor:
-    """``paged_decode_attention`` with an explicit split count (and tile size) for tests and benchmarks."""
+                                       sliding_window: int | None, tiles_per_split: int | None = None,
+                                       block_n: int | None = None, max_splits: int = MAX_SPLITS) -> torch.Tensor:
+    """``paged_decode_attention`` with explicit split sizes (``tiles_per_split`` tiles of ``block_n`` keys, at
+    most ``max_splits``) for tests and benchmarks."""
     num_seqs = q.shape[0] if q.dim() == 3 else -1
     check_attention_args(q, k_cache, v_cache, block_tables, context_lens, num_seqs, sliding_window)
-    if num_splits < 1:
-        raise ValueError(f"num_splits must be >= 1, got {num_splits}")
     num_heads, head_dim = q.shape[1], q.shape[2]
     block_size, num_kv_heads = k_cache.shape[1], k_cache.shape[2]
     group = num_heads // num_kv_heads
     block_n = block_n or default_block_n(head_dim)
+    tiles_per_split = tiles_per_split or max(KEYS_PER_SPLIT // block_n, 1)
+    if tiles_per_split < 1 or max_splits < 1:
+        raise ValueError(f"tiles_per_split and max_splits must be >= 1, got {tiles_per_split}, {max_splits}")
     out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
     if num_seqs == 0:
         return out
+    max_tokens = block_tables.shape[1] * block_size
+    if sliding_window is not None:
+        max_tokens = min(max_tokens, sliding_window + block_n)
+    num_splits = grid_splits(triton.cdiv(max_tokens, block_n), tiles_per_split, max_splits)
     part_acc = part_max = part_sum = out  # unused with one split
     if num_splits > 1:
         part_shape = (num_seqs, num_heads, num_splits)
@@ -134,20 +156,22 @@ def paged_decode_attention_with_splits(q: torch.Tensor, k_cache: torch.Tensor, v
         part_max = torch.empty(part_shape, dtype=torch.float32, device=q.device)
         part_sum = torch.empty(part_shape, dtype=torch.float32, device=q.device)
     block_d = next_pow2(head_dim)
+    window = int(sliding_window or 0)
+    splits = dict(NUM_SPLITS=num_splits, TILES_PER_SPLIT=tiles_per_split, MAX_SPLITS=max_splits,
+                  HAS_WINDOW=sliding_window is not None, BLOCK_N=block_n, BLOCK_D=block_d)
     _decode_kernel[(num_seqs, num_kv_heads, num_splits)](
         q, k_cache, v_cache, block_tables, context_lens, out, part_acc, part_max, part_sum,
-        float(scale) * LOG2E, int(sliding_window or 0),
+        float(scale) * LOG2E, window,
         q.stride(0), q.stride(1), k_cache.stride(0), k_cache.stride(1), k_cache.stride(2),
         v_cache.stride(0), v_cache.stride(1), v_cache.stride(2),
         block_tables.stride(0), block_tables.stride(1), out.stride(0), out.stride(1),
-        GROUP=group, HEAD_DIM=head_dim, BLOCK_SIZE=block_size, NUM_SPLITS=num_splits,
-        HAS_WINDOW=sliding_window is not None, DOT_DTYPE=dot_dtype(q.dtype),
-        BLOCK_H=max(16, next_pow2(group)), BLOCK_D=block_d, BLOCK_N=block_n,
+        GROUP=group, HEAD_DIM=head_dim, BLOCK_SIZE=block_size, DOT_DTYPE=dot_dtype(q.dtype),
+        BLOCK_H=max(16, next_pow2(group)), **splits,
     )
     if num_splits > 1:
         _reduce_splits_kernel[(num_seqs, num_heads)](
-            part_acc, part_max, part_sum, out, out.stride(0), out.stride(1),
-            HEAD_DIM=head_dim, NUM_SPLITS=num_splits, BLOCK_S=next_pow2(num_splits), BLOCK_D=block_d,
+            part_acc, part_max, part_sum, context_lens, out, window, out.stride(0), out.stride(1),
+            HEAD_DIM=head_dim, **splits,
         )
     return out
 
@@ -156,13 +180,6 @@ def paged_decode_attention(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torc
                            block_tables: torch.Tensor, context_lens: torch.Tensor, scale: float,
                            sliding_window: int | None = None) -> torch.Tensor:
     """Attention of one query token per sequence (``q`` ``[num_seqs, num_heads, head_dim]``) through the
-    paged cache, split-K when it pays; same contract as ``paged_decode_attention_ref``."""
-    check_attention_args(q, k_cache, v_cache, block_tables, context_lens, q.shape[0] if q.dim() == 3 else -1,
-                         sliding_window)
-    block_n = default_block_n(q.shape[2])
-    max_tokens = block_tables.shape[1] * k_cache.shape[1]
-    if sliding_window is not None:
-        max_tokens = min(max_tokens, sliding_window + block_n)
-    num_splits = choose_num_splits(q.shape[0], k_cache.shape[2], triton.cdiv(max_tokens, block_n), q.device)
+    paged cache, split-K past ``KEYS_PER_SPLIT`` keys; same contract as ``paged_decode_attention_ref``."""
     return paged_decode_attention_with_splits(q, k_cache, v_cache, block_tables, context_lens, scale,
-                                              sliding_window, num_splits, block_n)
+                                              sliding_window)

@@ -31,3 +31,15 @@ def test_triton_int8_logits_agree_with_torch(tiny_checkpoints, tmp_path):
     ours, ref = logits["triton"], logits["torch"]
     assert (ours - ref).abs().max() <= 0.1 * ref.abs().max()
     assert (ours.argmax(-1) == ref.argmax(-1)).float().mean() >= 0.9
+
+
+def test_triton_int8_batched_equals_unbatched(tiny_checkpoints, tmp_path):
+    """Batch invariance on CUDA: decode splits that follow each sequence's own context and one int8 matmul tile
+    for every row count, so a request's greedy tokens are the same alone and among others of any length, and
+    however its prompt is chunked. (bf16 and fp32 run their linears on cuBLAS, which picks kernels by row count.)"""
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8", device="cuda", kernel_backend="triton")
+    gen = torch.Generator().manual_seed(1)
+    prompts = [torch.randint(3, 500, (n,), generator=gen).tolist() for n in (3, 40, 300, 17, 460, 9)]
+    params = SamplingParams(max_tokens=24, ignore_eos=True)
+    batched = [o.token_ids for o in llm.generate(prompts, params)]
+    assert batched == [llm.generate([p], params)[0].token_ids for p in prompts]
