@@ -48,9 +48,9 @@ _UNCOVERED_TOPICS = {
                  # signing in with another company's account ("Do you have a login with Google or Apple option?")
                  r"\b(log ?in|sign ?in|sign on|login)( option)? (with|through|via|using) "
                  r"(google|apple|facebook|microsoft)\b"),
-    # sports, cars (not a car charger) and advice on what to buy, which the store does not sell or give
+    # sports, cars (not a car charger, nor a parcel "on the truck") and advice on what to buy, which the store does not sell or give
     "not sold": (r"\b(tennis|football|soccer|basketball|baseball|golf|volleyball|badminton)\b|网球|足球|篮球|"
-                 r"\b(cars?|vehicles?|trucks?|motorcycles?)\b(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|"
+                 r"(?<!\bon the )(?<!\boff the )(?<!\bdelivery )\b(cars?|vehicles?|trucks?|motorcycles?)\b(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|"
                  r"audio)s?\b)|\b(toyota|honda|tesla|bmw|ford|corolla)\b|汽车|轿车|摩托车|"
                  r"\brecommend\s+(me\s+)?(a|an|some)\b|\b(which|what) [\w ]{1,30} (would|do|should) you recommend\b|"
                  r"\bwhich one should i (buy|get|choose)\b|推荐(一款|一个|一下|个|款)|"

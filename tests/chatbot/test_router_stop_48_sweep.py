@@ -1,0 +1,39 @@
+"""Stop 48's sweep of order and account messages (35 in English and Chinese): those the rule router answered from
+the wrong section or refused, each from its own section now, and their neighbours that must not move (no model)."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.router import RuleRouter
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    # the promo codes ("into the order I placed"), the bank's time ("when it shows up"), refused ("truck" was a car)
+    ("Can I throw one more item into the order I placed this morning?", "orders.adding-items"),
+    ("Can I refuse the package when it shows up?", "orders.after-shipment"),
+    ("How do I stop an order that's already on the truck?", "orders.after-shipment"),
+    ("Moved last week, order already shipped to my old place, what now?", "orders.after-shipment"),  # adding items
+    ("东西已经在路上了，我不想要了怎么办？", "orders.after-shipment"),  # the cancellation, by 不想要了
+    ("搬家了，但是订单已经寄到旧地址了", "orders.after-shipment"),  # the address change, by 搬家
+    # neighbours
+    ("Is it too late to cancel? It already shipped yesterday", "orders.after-shipment"),
+    ("Is it too late to cancel my order?", "orders.cancellation"),
+    ("Can I add another pillow to my order?", "orders.adding-items"),
+    ("I want to exchange for another item", "returns.exchanges"),
+    ("The tracking says it's on the truck for delivery today", "shipping.tracking"),
+    ("我还想再买一个，能加到刚才的订单里吗？", "orders.adding-items")])
+def test_order_messages_are_answered_from_their_sections(kb, question, section_id):
+    route = RuleRouter(kb).route(question)
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize("question", ["My package is on the truck, when will it arrive?"])
+def test_a_parcel_on_the_truck_is_no_car(kb, question):
+    route = RuleRouter(kb).route(question)
+    assert route.mode == "direct" and route.hits[0].section.id.startswith("shipping.")
+
+
+@pytest.mark.parametrize("question", ["Do you sell used trucks?", "How long is the warranty on a Ford truck?",
+                                      "Can I return my car?"])
+def test_vehicles_are_still_not_sold(kb, question):
+    assert RuleRouter(kb).route(question).mode == "refuse"
