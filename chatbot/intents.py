@@ -98,6 +98,12 @@ _SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?(shipped|dis
                       r"\b(it|they|order) (already )?(shipped|dispatched)\b|已经发货|已发货|发货了|发出了|已经出货|"
                       r"已出货|出货了|发出去了|寄出去了|已经寄出", re.I)
 
+# ... and one that has not, asked of cancelling ("Is it too late to cancel? I ordered 3 hours ago but it hasn't shipped").
+_NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?(shipped|dispatched)\b|"
+                          r"还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)
+_CANCEL = re.compile(r"\bcancel|取消", re.I)
+_NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch"})
+
 
 def says_it_shipped(text: str) -> bool:
     """Whether ``text`` says the order has shipped ("It already shipped", "It was dispatched", "已经发货了")."""
@@ -299,6 +305,10 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     elif intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _SHIPPED.search(text):
         # shipped, not yet delivered: what to do after shipment leads, the cancellation's "has not shipped" next
         hits, intent = lead_with(hits[0].score, hits, kb.get(AFTER_SHIPMENT_SECTION, lang)), "return"
+    elif (intent is None and hits and hits[0].section.id in _NOT_YET_CANCELLING and _CANCEL.search(text)
+          and _NOT_SHIPPED.search(text) and not _SHIPPED.search(text)):
+        # not shipped yet ("too late" found what to do after shipment, "shipped" the dispatch): the cancellation leads
+        hits = lead_with(hits[0].score, hits, kb.get(CANCELLATION_SECTION, lang))
     if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)

@@ -15,7 +15,13 @@ from chatbot.router import RuleRouter
     ("Moved last week, order already shipped to my old place, what now?", "orders.after-shipment"),  # adding items
     ("东西已经在路上了，我不想要了怎么办？", "orders.after-shipment"),  # the cancellation, by 不想要了
     ("搬家了，但是订单已经寄到旧地址了", "orders.after-shipment"),  # the address change, by 搬家
+    # what to do after shipment, by "too late", for an order that has not shipped (`intents._NOT_SHIPPED`)
+    ("Is it too late to cancel? I ordered 3 hours ago but it hasn't shipped", "orders.cancellation"),
+    ("Too late to cancel? It hasn't shipped yet", "orders.cancellation"),
     # neighbours
+    ("来不及取消了吗？已经发货了", "orders.after-shipment"),
+    ("我下单两个小时了，还没发货，现在取消来不及了吗？", "orders.cancellation"),
+    ("It's too late to cancel, it already shipped. Can I still refuse it?", "orders.after-shipment"),
     ("Is it too late to cancel? It already shipped yesterday", "orders.after-shipment"),
     ("Is it too late to cancel my order?", "orders.cancellation"),
     ("Can I add another pillow to my order?", "orders.adding-items"),
