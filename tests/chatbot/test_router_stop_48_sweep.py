@@ -1,5 +1,6 @@
-"""Stop 48's sweep of order and account messages (35 in English and Chinese): those the rule router answered from
-the wrong section or refused, each from its own section now, and their neighbours that must not move (no model)."""
+"""Stop 48's sweeps (35 order and account messages, 30 of payment, refunds and warranty, 30 of returns and shipping, in
+English and Chinese): those the rule router answered from the wrong section or refused, each from its own section
+now, and their neighbours that must not move (no model)."""
 from __future__ import annotations
 
 import pytest
@@ -18,7 +19,9 @@ from chatbot.router import RuleRouter
     # what to do after shipment, by "too late", for an order that has not shipped (`intents._NOT_SHIPPED`)
     ("Is it too late to cancel? I ordered 3 hours ago but it hasn't shipped", "orders.cancellation"),
     ("Too late to cancel? It hasn't shipped yet", "orders.cancellation"),
+    ("How do I get a return label?", "returns.process"),  # the label's fee
     # neighbours
+    ("Do I have to pay for the return label?", "returns.shipping-fees"),
     ("来不及取消了吗？已经发货了", "orders.after-shipment"),
     ("我下单两个小时了，还没发货，现在取消来不及了吗？", "orders.cancellation"),
     ("It's too late to cancel, it already shipped. Can I still refuse it?", "orders.after-shipment"),
