@@ -28,13 +28,13 @@ TORCH_OPS = KernelOps(store_kv_ref, paged_decode_attention_ref, paged_prefill_at
 
 
 def triton_ops() -> KernelOps:
-    """The Triton kernels (CUDA only)."""
-    from kernels.paged_decode_attention import paged_decode_attention
-    from kernels.paged_prefill_attention import paged_prefill_attention
+    """The Triton kernels (CUDA only). Decode rows go through the prefill kernel too, so a row's sums never depend on
+    which path its step took (`paged_decode_attention_by_prefill`)."""
+    from kernels.paged_prefill_attention import paged_decode_attention_by_prefill, paged_prefill_attention
     from kernels.rms_norm import rms_norm
     from kernels.store_kv import store_kv
 
-    return TORCH_OPS._replace(store_kv=store_kv, paged_decode_attention=paged_decode_attention,
+    return TORCH_OPS._replace(store_kv=store_kv, paged_decode_attention=paged_decode_attention_by_prefill,
                               paged_prefill_attention=paged_prefill_attention, rms_norm=rms_norm,
                               qk_norm_rope=partial(qk_norm_rope_ref, rms_norm=rms_norm))
 

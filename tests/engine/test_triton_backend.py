@@ -6,6 +6,7 @@ import torch
 
 from engine.sampling import SamplingParams
 from tests.engine.engine_fixtures import make_llm
+from tests.engine.test_llm_engine import TIGHT_POOL
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="the compiled Triton kernels need a CUDA GPU")
 
@@ -33,13 +34,20 @@ def test_triton_int8_logits_agree_with_torch(tiny_checkpoints, tmp_path):
     assert (ours.argmax(-1) == ref.argmax(-1)).float().mean() >= 0.9
 
 
-def test_triton_int8_batched_equals_unbatched(tiny_checkpoints, tmp_path):
-    """Batch invariance on CUDA: decode splits that follow each sequence's own context and one int8 matmul tile
-    for every row count, so a request's greedy tokens are the same alone and among others of any length, and
-    however its prompt is chunked. (bf16 and fp32 run their linears on cuBLAS, which picks kernels by row count.)"""
-    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8", device="cuda", kernel_backend="triton")
+@pytest.mark.parametrize("pool", ["roomy", "tight"])
+def test_triton_int8_batched_equals_unbatched(pool, tiny_checkpoints, tmp_path):
+    """Batch invariance on CUDA: one int8 matmul tile for every row count and one attention kernel for every row (decode
+    rows through the prefill kernel), so a request's greedy tokens are the same alone and among others, with n-gram
+    drafts cut by the step's token budget, prompts chunked, and (the tight pool) sequences preempted and recomputed.
+    (bf16 and fp32 run their linears on cuBLAS, which picks kernels by row count.)"""
+    # KV in bf16 takes half the bytes of TIGHT_POOL's fp32 blocks, so half its bytes hold as few tokens (on the CPU's
+    # int8 path, fp16 KV: 1 preemption and 446 draft tokens)
+    tight = {**TIGHT_POOL, "kv_cache_bytes": TIGHT_POOL["kv_cache_bytes"] // 2} if pool == "tight" else {}
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, dtype="int8", device="cuda", kernel_backend="triton", **tight)
     gen = torch.Generator().manual_seed(1)
-    prompts = [torch.randint(3, 500, (n,), generator=gen).tolist() for n in (3, 40, 300, 17, 460, 9)]
-    params = SamplingParams(max_tokens=24, ignore_eos=True)
+    prompts = [torch.randint(3, 500, (n,), generator=gen).tolist() for n in (3, 40, 100, 17, 90, 9, 60, 33) * 2]
+    params = SamplingParams(max_tokens=40, ignore_eos=True)
     batched = [o.token_ids for o in llm.generate(prompts, params)]
     assert batched == [llm.generate([p], params)[0].token_ids for p in prompts]
+    if pool == "tight":
+        assert llm.engine.scheduler.num_preemptions > 0

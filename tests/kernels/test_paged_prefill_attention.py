@@ -1,9 +1,10 @@
-"""Paged prefill attention: the Triton kernel against its reference, the reference against dense attention."""
+"""Paged prefill attention: the Triton kernel against its reference, the reference against dense attention; decode rows
+through it (the engine's CUDA path) against the decode reference, with the same bits on every path."""
 import pytest
 import torch
 
-from kernels.attention_ref import paged_prefill_attention_ref
-from kernels.paged_prefill_attention import paged_prefill_attention
+from kernels.attention_ref import paged_decode_attention_ref, paged_prefill_attention_ref
+from kernels.paged_prefill_attention import paged_decode_attention_by_prefill, paged_prefill_attention
 from tests.kernels.kernel_cases import (ATTENTION_CASES, DEVICE, HEAD_LAYOUT_IDS, HEAD_LAYOUTS, assert_close,
                                         make_paged_kv, naive_attention)
 
@@ -51,6 +52,50 @@ def test_chunked_prefill_equals_whole_prefill():
     chunk = paged_prefill_attention(q[split:], kv.k_cache, kv.v_cache, cu_chunk, kv.context_lens,
                                     kv.block_tables, SCALE)
     assert_close(chunk, whole[split:])
+
+
+@ATTENTION_CASES
+def test_decode_rows_by_prefill_match_the_decode_reference(layout, block_size, dtype, window):
+    num_heads, num_kv_heads = layout
+    lens = [1, block_size + 1, 2 * block_size + 5, 3 * block_size]
+    first_needed = None if window is None else [max(0, n - window) for n in lens]
+    kv = make_paged_kv(lens, num_kv_heads, HEAD_DIM, block_size, dtype, first_needed, seed=2)
+    q = torch.randn((len(lens), num_heads, HEAD_DIM), generator=torch.Generator().manual_seed(3)).to(dtype).to(DEVICE)
+    args = (q, kv.k_cache, kv.v_cache, kv.block_tables, kv.context_lens, SCALE, window)
+    assert_close(paged_decode_attention_by_prefill(*args), paged_decode_attention_ref(*args), dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
+@pytest.mark.parametrize("window", [None, 300])
+def test_a_generated_row_gets_the_same_bits_on_every_path(window, dtype):
+    """Batch invariance on CUDA: a generated token's row is decoded alone, decoded among other sequences, or
+    verified as the first row of an n-gram draft chunk (whose length the step's token budget sets), and keeps
+    every bit. The first row of a sequence's chunk always sits at its tile's start, so this holds under the
+    interpreter too (where numpy's BLAS rounds by a row's place in a tile)."""
+    lens, drafts = [40, 300, 900, 5, 610, 77], 4
+    kv = make_paged_kv([n + drafts for n in lens], 1, HEAD_DIM, 16, dtype, seed=12)  # room for the drafts' keys
+    gen = torch.Generator().manual_seed(13)
+    q = torch.randn((len(lens), 4, HEAD_DIM), generator=gen).to(dtype).to(DEVICE)
+    drafted = torch.randn((drafts, 4, HEAD_DIM), generator=gen).to(dtype).to(DEVICE)
+    decode_lens = torch.tensor(lens, dtype=torch.int32, device=DEVICE)
+    batched = paged_decode_attention_by_prefill(q, kv.k_cache, kv.v_cache, kv.block_tables, decode_lens, SCALE, window)
+    for i, ctx in enumerate(lens):
+        table = kv.block_tables[i:i + 1]
+        alone = paged_decode_attention_by_prefill(q[i:i + 1], kv.k_cache, kv.v_cache, table, decode_lens[i:i + 1],
+                                                  SCALE, window)
+        chunk = paged_prefill_attention(torch.cat([q[i:i + 1], drafted]), kv.k_cache, kv.v_cache,
+                                        torch.tensor([0, drafts + 1], dtype=torch.int32, device=DEVICE),
+                                        kv.context_lens[i:i + 1], table, SCALE, window)
+        assert torch.equal(alone, batched[i:i + 1]), f"sequence {i} ({ctx} tokens) changed when batched"
+        assert torch.equal(chunk[:1], alone), f"sequence {i} ({ctx} tokens) changed among drafts"
+
+
+def test_the_triton_backend_decodes_through_the_prefill_kernel():
+    from engine.layers.ops import select_ops
+
+    ops = select_ops(torch.device("cpu"), "triton")
+    assert ops.paged_decode_attention is paged_decode_attention_by_prefill
+    assert ops.paged_prefill_attention is paged_prefill_attention
 
 
 @pytest.mark.parametrize("window", [None, 1, 10])
