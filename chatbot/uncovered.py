@@ -48,10 +48,12 @@ _UNCOVERED_TOPICS = {
                  # signing in with another company's account ("Do you have a login with Google or Apple option?")
                  r"\b(log ?in|sign ?in|sign on|login)( option)? (with|through|via|using) "
                  r"(google|apple|facebook|microsoft)\b"),
-    # sports, cars (not a car charger, nor a parcel "on the truck") and advice on what to buy, which the store does not sell or give
+    # sports, cars (not a car charger, nor a parcel "on the truck") and advice on what to buy, which the store does
+    # not sell or give
     "not sold": (r"\b(tennis|football|soccer|basketball|baseball|golf|volleyball|badminton)\b|网球|足球|篮球|"
-                 r"(?<!\bon the )(?<!\boff the )(?<!\bdelivery )\b(cars?|vehicles?|trucks?|motorcycles?)\b(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|"
-                 r"audio)s?\b)|\b(toyota|honda|tesla|bmw|ford|corolla)\b|汽车|轿车|摩托车|"
+                 r"(?<!\bon the )(?<!\boff the )(?<!\bdelivery )\b(cars?|vehicles?|trucks?|motorcycles?)\b"
+                 r"(?!\s+(charger|seat|mount|adapter|vacuum|stereo|speaker|audio)s?\b)|"
+                 r"\b(toyota|honda|tesla|bmw|ford|corolla)\b|汽车|轿车|摩托车|"
                  r"\brecommend\s+(me\s+)?(a|an|some)\b|\b(which|what) [\w ]{1,30} (would|do|should) you recommend\b|"
                  r"\bwhich one should i (buy|get|choose)\b|推荐(一款|一个|一下|个|款)|"
                  # "Which vacuum is better, the X200 or the X300?", "哪个更好用？" (stop 46's sweep: the warranty)

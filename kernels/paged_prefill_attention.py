@@ -135,7 +135,8 @@ def paged_decode_attention_by_prefill(q: torch.Tensor, k_cache: torch.Tensor, v_
     generated token's row then has the same bits whether it is decoded alone, verified among n-gram drafts (a
     prompt-like chunk whose length the step's token budget sets), or recomputed after a preemption, and so
     whatever the batch around it. The split-K decode kernel reads long contexts faster at small batches."""
-    num_seqs = q.shape[0] if isinstance(q, torch.Tensor) and q.dim() == 3 else 0
-    cu_seqlens_q = torch.arange(num_seqs + 1, dtype=torch.int32, device=q.device)
+    if not isinstance(q, torch.Tensor) or q.dim() != 3:
+        raise ValueError("q must be a [num_seqs, num_heads, head_dim] tensor")
+    cu_seqlens_q = torch.arange(q.shape[0] + 1, dtype=torch.int32, device=q.device)
     return paged_prefill_attention(q, k_cache, v_cache, cu_seqlens_q, context_lens, block_tables, scale,
                                    sliding_window)

@@ -96,6 +96,10 @@ def test_the_triton_backend_decodes_through_the_prefill_kernel():
     ops = select_ops(torch.device("cpu"), "triton")
     assert ops.paged_decode_attention is paged_decode_attention_by_prefill
     assert ops.paged_prefill_attention is paged_prefill_attention
+    kv = make_paged_kv([5], 1, HEAD_DIM, 16, torch.float32)
+    with pytest.raises(ValueError, match="num_seqs, num_heads, head_dim"):
+        paged_decode_attention_by_prefill(torch.zeros(4, HEAD_DIM, device=DEVICE), kv.k_cache, kv.v_cache,
+                                          kv.block_tables, kv.context_lens, SCALE)
 
 
 @pytest.mark.parametrize("window", [None, 1, 10])
