@@ -149,7 +149,7 @@ class ModelRunner:
             context_lens.append(end)
             sample_rows.append(range(first_row + seq.num_tokens - 1 - start if end >= seq.num_tokens else len(input_ids),
                                      len(input_ids)))
-        nd = batch.num_decode_seqs
+        nd = 0 if self.ops.decode_by_prefill else batch.num_decode_seqs  # decode rows as one-token chunks
         q_lens = batch.num_new_tokens[nd:]
         cu = [0]
         for n in q_lens:

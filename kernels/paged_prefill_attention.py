@@ -125,18 +125,3 @@ def paged_prefill_attention(q: torch.Tensor, k_cache: torch.Tensor, v_cache: tor
         BLOCK_N=block_n,
     )
     return out
-
-
-def paged_decode_attention_by_prefill(q: torch.Tensor, k_cache: torch.Tensor, v_cache: torch.Tensor,
-                                      block_tables: torch.Tensor, context_lens: torch.Tensor, scale: float,
-                                      sliding_window: int | None = None) -> torch.Tensor:
-    """Decode attention (``paged_decode_attention``'s contract) computed by the prefill kernel, each sequence a
-    one-token chunk. The engine uses it on CUDA so that every row, decode or prompt, goes through one kernel: a
-    generated token's row then has the same bits whether it is decoded alone, verified among n-gram drafts (a
-    prompt-like chunk whose length the step's token budget sets), or recomputed after a preemption, and so
-    whatever the batch around it. The split-K decode kernel reads long contexts faster at small batches."""
-    if not isinstance(q, torch.Tensor) or q.dim() != 3:
-        raise ValueError("q must be a [num_seqs, num_heads, head_dim] tensor")
-    cu_seqlens_q = torch.arange(q.shape[0] + 1, dtype=torch.int32, device=q.device)
-    return paged_prefill_attention(q, k_cache, v_cache, cu_seqlens_q, context_lens, block_tables, scale,
-                                   sliding_window)

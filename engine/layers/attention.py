@@ -1,7 +1,8 @@
 """Paged attention: writes this step's K/V into the cache slots, then attends through block tables.
 
 The batch is flat and unpadded: the first ``num_decode_seqs`` sequences contribute one token each
-(decode path), the rest contribute prefill chunks (variable-length causal path). Layers are
+(decode path), the rest contribute prefill chunks (variable-length causal path); with the Triton backend the runner
+makes every sequence a chunk (`KernelOps.decode_by_prefill`). Layers are
 grouped by attention kind: full-attention layers and sliding-window layers have their own block
 pools and block tables, so a sliding layer only ever holds a window's worth of blocks.
 """
@@ -56,6 +57,9 @@ class PagedAttention(nn.Module):
         if ntok == q.shape[0]:
             return self.ops.paged_decode_attention(q, self.k_cache, self.v_cache, group.block_tables,
                                                    meta.context_lens, self.scale, self.sliding_window)
+        if not ntok:
+            return self.ops.paged_prefill_attention(q, self.k_cache, self.v_cache, meta.cu_seqlens_q, meta.context_lens,
+                                                    group.block_tables, self.scale, self.sliding_window)
         out = torch.empty_like(q)
         if nd:
             out[:ntok] = self.ops.paged_decode_attention(

@@ -13,7 +13,8 @@ from kernels.rms_norm_ref import rms_norm_ref
 
 
 class KernelOps(NamedTuple):
-    """The kernels the model calls, all with the reference signatures."""
+    """The kernels the model calls, all with the reference signatures; ``decode_by_prefill``: the runner sends decode
+    rows through ``paged_prefill_attention`` too, as one-token chunks (the Triton backend)."""
 
     store_kv: Callable
     paged_decode_attention: Callable
@@ -21,6 +22,7 @@ class KernelOps(NamedTuple):
     rms_norm: Callable
     act_and_mul: Callable
     qk_norm_rope: Callable
+    decode_by_prefill: bool = False
 
 
 TORCH_OPS = KernelOps(store_kv_ref, paged_decode_attention_ref, paged_prefill_attention_ref, rms_norm_ref,
@@ -28,15 +30,19 @@ TORCH_OPS = KernelOps(store_kv_ref, paged_decode_attention_ref, paged_prefill_at
 
 
 def triton_ops() -> KernelOps:
-    """The Triton kernels (CUDA only). Decode rows go through the prefill kernel too, so a row's sums never depend on
-    which path its step took (`paged_decode_attention_by_prefill`)."""
-    from kernels.paged_prefill_attention import paged_decode_attention_by_prefill, paged_prefill_attention
+    """The Triton kernels (CUDA only). Decode rows go through the prefill kernel too (``decode_by_prefill``): with
+    n-gram drafts a generated token's row is decoded in one step and verified among drafts in another, which the
+    batch decides (the step's token budget cuts drafts, a preempted sequence is recomputed as a chunk), and the
+    split-K decode kernel sums a row differently from the prefill kernel. One kernel for every row keeps its bits
+    whatever the batch."""
+    from kernels.paged_decode_attention import paged_decode_attention
+    from kernels.paged_prefill_attention import paged_prefill_attention
     from kernels.rms_norm import rms_norm
     from kernels.store_kv import store_kv
 
-    return TORCH_OPS._replace(store_kv=store_kv, paged_decode_attention=paged_decode_attention_by_prefill,
+    return TORCH_OPS._replace(store_kv=store_kv, paged_decode_attention=paged_decode_attention,
                               paged_prefill_attention=paged_prefill_attention, rms_norm=rms_norm,
-                              qk_norm_rope=partial(qk_norm_rope_ref, rms_norm=rms_norm))
+                              qk_norm_rope=partial(qk_norm_rope_ref, rms_norm=rms_norm), decode_by_prefill=True)
 
 
 def cpu_ops() -> KernelOps:

@@ -64,3 +64,24 @@ def test_int8_logits_go_to_one_reused_buffer_that_grows(tiny_checkpoints, tmp_pa
     assert first.shape[0] < 20 <= runner._logits.shape[0]  # grew: the 20 prompts' last rows in one step
     runner._logits_out = lambda rows: None  # fresh tensors per step, as before the buffer
     assert [o.token_ids for o in llm.generate(prompts, params)] == together
+
+
+def test_decode_rows_go_through_the_prefill_kernel_when_the_backend_says(tiny_checkpoints, tmp_path):
+    """The Triton backend's ``decode_by_prefill``: the runner gives the step no decode part, so every row is a chunk of
+    the prefill kernel; on the CPU, whose kernels give decode and prefill rows the same bits, the tokens are the same."""
+    llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, device="cpu")
+    prompts = [[5 + i, 6, 7, 8 + i] * (i + 1) for i in range(6)]
+    params = SamplingParams(max_tokens=16, ignore_eos=True)
+    expected = [o.token_ids for o in llm.generate(prompts, params)]
+    runner = llm.engine.runner
+    runner.ops = runner.ops._replace(decode_by_prefill=True)  # the layers keep their kernels; the runner reads the flag
+    decode_parts, prepare = [], runner.prepare
+
+    def spy(batch):
+        prepared = prepare(batch)
+        decode_parts.append((batch.num_decode_seqs, prepared[2].num_decode_seqs))
+        return prepared
+
+    runner.prepare = spy
+    assert [o.token_ids for o in llm.generate(prompts, params)] == expected
+    assert any(scheduled for scheduled, _ in decode_parts) and all(meta == 0 for _, meta in decode_parts)

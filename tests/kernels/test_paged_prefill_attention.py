@@ -1,10 +1,10 @@
 """Paged prefill attention: the Triton kernel against its reference, the reference against dense attention; decode rows
-through it (the engine's CUDA path) against the decode reference, with the same bits on every path."""
+through it as one-token chunks (the engine's CUDA path) against the decode reference, with the same bits on every path."""
 import pytest
 import torch
 
 from kernels.attention_ref import paged_decode_attention_ref, paged_prefill_attention_ref
-from kernels.paged_prefill_attention import paged_decode_attention_by_prefill, paged_prefill_attention
+from kernels.paged_prefill_attention import paged_prefill_attention
 from tests.kernels.kernel_cases import (ATTENTION_CASES, DEVICE, HEAD_LAYOUT_IDS, HEAD_LAYOUTS, assert_close,
                                         make_paged_kv, naive_attention)
 
@@ -54,6 +54,12 @@ def test_chunked_prefill_equals_whole_prefill():
     assert_close(chunk, whole[split:])
 
 
+def _decode_by_prefill(q, k_cache, v_cache, block_tables, context_lens, scale, window=None):
+    """Decode rows through the prefill kernel, each sequence a one-token chunk, as the runner sends them on CUDA."""
+    cu_seqlens_q = torch.arange(q.shape[0] + 1, dtype=torch.int32, device=q.device)
+    return paged_prefill_attention(q, k_cache, v_cache, cu_seqlens_q, context_lens, block_tables, scale, window)
+
+
 @ATTENTION_CASES
 def test_decode_rows_by_prefill_match_the_decode_reference(layout, block_size, dtype, window):
     num_heads, num_kv_heads = layout
@@ -62,7 +68,7 @@ def test_decode_rows_by_prefill_match_the_decode_reference(layout, block_size, d
     kv = make_paged_kv(lens, num_kv_heads, HEAD_DIM, block_size, dtype, first_needed, seed=2)
     q = torch.randn((len(lens), num_heads, HEAD_DIM), generator=torch.Generator().manual_seed(3)).to(dtype).to(DEVICE)
     args = (q, kv.k_cache, kv.v_cache, kv.block_tables, kv.context_lens, SCALE, window)
-    assert_close(paged_decode_attention_by_prefill(*args), paged_decode_attention_ref(*args), dtype)
+    assert_close(_decode_by_prefill(*args), paged_decode_attention_ref(*args), dtype)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=str)
@@ -78,11 +84,10 @@ def test_a_generated_row_gets_the_same_bits_on_every_path(window, dtype):
     q = torch.randn((len(lens), 4, HEAD_DIM), generator=gen).to(dtype).to(DEVICE)
     drafted = torch.randn((drafts, 4, HEAD_DIM), generator=gen).to(dtype).to(DEVICE)
     decode_lens = torch.tensor(lens, dtype=torch.int32, device=DEVICE)
-    batched = paged_decode_attention_by_prefill(q, kv.k_cache, kv.v_cache, kv.block_tables, decode_lens, SCALE, window)
+    batched = _decode_by_prefill(q, kv.k_cache, kv.v_cache, kv.block_tables, decode_lens, SCALE, window)
     for i, ctx in enumerate(lens):
         table = kv.block_tables[i:i + 1]
-        alone = paged_decode_attention_by_prefill(q[i:i + 1], kv.k_cache, kv.v_cache, table, decode_lens[i:i + 1],
-                                                  SCALE, window)
+        alone = _decode_by_prefill(q[i:i + 1], kv.k_cache, kv.v_cache, table, decode_lens[i:i + 1], SCALE, window)
         chunk = paged_prefill_attention(torch.cat([q[i:i + 1], drafted]), kv.k_cache, kv.v_cache,
                                         torch.tensor([0, drafts + 1], dtype=torch.int32, device=DEVICE),
                                         kv.context_lens[i:i + 1], table, SCALE, window)
@@ -91,15 +96,10 @@ def test_a_generated_row_gets_the_same_bits_on_every_path(window, dtype):
 
 
 def test_the_triton_backend_decodes_through_the_prefill_kernel():
-    from engine.layers.ops import select_ops
+    from engine.layers.ops import TORCH_OPS, select_ops
 
-    ops = select_ops(torch.device("cpu"), "triton")
-    assert ops.paged_decode_attention is paged_decode_attention_by_prefill
-    assert ops.paged_prefill_attention is paged_prefill_attention
-    kv = make_paged_kv([5], 1, HEAD_DIM, 16, torch.float32)
-    with pytest.raises(ValueError, match="num_seqs, num_heads, head_dim"):
-        paged_decode_attention_by_prefill(torch.zeros(4, HEAD_DIM, device=DEVICE), kv.k_cache, kv.v_cache,
-                                          kv.block_tables, kv.context_lens, SCALE)
+    assert select_ops(torch.device("cpu"), "triton").decode_by_prefill
+    assert not TORCH_OPS.decode_by_prefill and not select_ops(torch.device("cpu")).decode_by_prefill
 
 
 @pytest.mark.parametrize("window", [None, 1, 10])
