@@ -23,6 +23,7 @@ def _kernels():
     import triton.language as tl
 
     from kernels import int8_matmul, paged_decode_attention, paged_prefill_attention, rms_norm, store_kv
+    from kernels._triton_utils import next_pow2
 
     bf16 = dict(default="bf16", block_tables_ptr="i32", context_lens_ptr="i32", cu_seqlens_q_ptr="i32",
                 slot_mapping_ptr="i64", part_acc_ptr="fp32", part_max_ptr="fp32", part_sum_ptr="fp32",
@@ -52,16 +53,10 @@ def _kernels():
     for residual, hidden in ((True, HIDDEN), (False, HIDDEN), (False, HEAD_DIM)):
         variants.append((f"rms_norm(residual={residual}, hidden={hidden})", rms_norm._rms_norm_kernel, bf16,
                          ("eps", "weight_offset"),
-                         dict(HAS_RESIDUAL=residual, SUM_DTYPE=tl.bfloat16, BLOCK=triton_next_pow2(hidden)), {}))
+                         dict(HAS_RESIDUAL=residual, SUM_DTYPE=tl.bfloat16, BLOCK=next_pow2(hidden)), {}))
     variants.append(("store_kv", store_kv._store_kv_kernel, bf16, (),
                      dict(NUM_KV_HEADS=1, HEAD_DIM=HEAD_DIM, BLOCK_SIZE=BLOCK_SIZE, BLOCK_H=1, BLOCK_D=HEAD_DIM), {}))
     return variants
-
-
-def triton_next_pow2(n: int) -> int:
-    import triton
-
-    return triton.next_power_of_2(n)
 
 
 def _signature(kernel, pointers: dict, floats: tuple, constexprs: dict) -> tuple[dict, dict]:
