@@ -102,6 +102,7 @@ _SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?(shipped|dis
 _NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?(shipped|dispatched)\b|"
                           r"还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)
 _CANCEL = re.compile(r"\bcancel|取消", re.I)
+_DELIVERY_TIME_SECTIONS = frozenset({"shipping.standard", "shipping.express"})  # "how long" and "how much" find them
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch"})
 
 
@@ -249,7 +250,7 @@ def lead_with(score: float, hits: list[ScoredSection], *sections: Section) -> li
 def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
                 bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the sections of ``question``'s intent first, each a quarter over the in-scope ``bar`` or the
-    best hit's score if higher, and the intent ("overview", "defect", "return", "refund"); or ``hits`` and None.
+    best hit's score if higher, and the intent ("overview", "defect", "return", "refund", "cancel"); or ``hits`` and None.
     An overview always; another intent when the best hit is under the bar, one of the `PRODUCT_SECTIONS`, the
     `PURCHASE_SECTION` ("I bought a sofa 3 weeks ago and one of the legs broke") or the `OUT_OF_SCOPE_SECTION`
     for a topic mentioned on the way ("I have the receipt, can I return it?"): a best hit over the bar otherwise
@@ -262,7 +263,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     order that was delivered (`_DELIVERED`) is past cancelling: the return window and what to do after shipment; a
     return of an order that arrived ("My order arrived yesterday, can I return it?") is the return window's; a return
     sent with no word since (`_RETURN_SENT`, `_NO_WORD_SINCE`: "I returned it two weeks ago and still no refund") is
-    the refund's: its timing, then the bank's."""
+    the refund's: its timing, then the bank's; a cancellation of an order that has not shipped (`_NOT_SHIPPED`) is
+    the cancellation's."""
     text = to_simplified(question)
     past_the_window = _past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
@@ -307,8 +309,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits, intent = lead_with(hits[0].score, hits, kb.get(AFTER_SHIPMENT_SECTION, lang)), "return"
     elif (intent is None and hits and hits[0].section.id in _NOT_YET_CANCELLING and _CANCEL.search(text)
           and _NOT_SHIPPED.search(text) and not _SHIPPED.search(text)):
-        # not shipped yet ("too late" found what to do after shipment, "shipped" the dispatch): the cancellation leads
-        hits = lead_with(hits[0].score, hits, kb.get(CANCELLATION_SECTION, lang))
+        # not shipped yet ("too late" found what to do after shipment, "shipped" the dispatch): the cancellation leads,
+        # ahead of the dispatch's keyword phrase ("Is it too late to cancel if the order has not shipped?")
+        hits, intent = lead_with(hits[0].score, hits, kb.get(CANCELLATION_SECTION, lang)), "cancel"
     if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)
@@ -322,6 +325,13 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     elif hits and hits[0].section.id == TRANSIT_DAMAGE_SECTION and hits[0].score < bar and _ARRIVED_BROKEN.search(text):
         hits = [ScoredSection(hits[0].section, bar)] + hits[1:]  # "收到的杯子碎了" (refused: 10.3 against 12.0)
     return hits, intent
+
+
+def _shipping_by_its_words(kb: KnowledgeBase, text: str, lang: str, best: ScoredSection) -> bool:
+    """Whether a defect's ``best`` hit is a delivery time (`_DELIVERY_TIME_SECTIONS`) that no keyword phrase of
+    ``text`` finds: its common words did ("My TV stopped working after 2 months. … how long does a repair take?" found
+    the express shipping by "how long"; stop 49's sweep)."""
+    return best.section.id in _DELIVERY_TIME_SECTIONS and best.section.id not in kb.phrase_sections(text, lang)
 
 
 def _asks_money_back(text: str, best: ScoredSection) -> bool:
@@ -380,7 +390,8 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
                 and not (intent == "defect" and (_asks_money_back(text, hits[0])
                                                  or _found_by_a_word(kb, text, lang, hits)
-                                                 or _dated_defect(text, hits[0], past_the_window))))
+                                                 or _dated_defect(text, hits[0], past_the_window)
+                                                 or _shipping_by_its_words(kb, text, lang, hits[0]))))
     if intent is None or (specific and intent != "overview"):
         return hits, None
     chosen = {s.id for s in sections}

@@ -57,7 +57,7 @@ def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("You sent me a blue lamp, I ordered white. What now?", "returns.shipping-fees"),
     ("I received a red lamp but ordered a blue one", "returns.shipping-fees"),  # the promo codes ("order")
     ("I ordered a sofa but it has not arrived", "shipping.lost-damaged"),  # no wrong item
-    ("Can I get store credit instead of a refund?", "refunds.store-credit"),
+    ("Can I get store credit instead of a refund?", "refunds.method"),  # where refunds go (stop 49; was the credit)
     ("台灯到货时灯罩碎了，怎么办？", "shipping.lost-damaged"),  # refused: the damaged parcels lead at the bar
     ("My laptop screen broke, how long is the warranty?", "warranty.electronics"),  # the early defects: the term asked
     ("我的笔记本电脑屏幕坏了，保修期多长？", "warranty.electronics"),
