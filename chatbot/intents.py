@@ -179,8 +179,9 @@ def overview_categories(question: str) -> list[str]:
 
 def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: float) -> list:
     """Where one of several questions asks for an overview ("What's your return policy? Also, how long do refunds
-    take?"): its categories' lead sections, half the points, and the other questions' best sections where they
-    clear the ``bar``; one sentence's questions (`questions_asked`: "What's your return policy and how long do
+    take?"): its categories' lead sections, half the points, and the other questions' best sections, their intent's
+    first (`intent_hits`: the return window for "Can I return a chair I bought 40 days ago, and if not, is it under
+    warranty?", whose best hit was the protection plan), where they clear the ``bar``; one sentence's questions (`questions_asked`: "What's your return policy and how long do
     refunds take?") too. A statement among them ("I have a question about my order. Can I change the address?")
     leads up to one question: none."""
     sentences = split_sentences(text)
@@ -192,7 +193,8 @@ def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: floa
         if categories := overview_categories(sentence):
             share = max(1, OVERVIEW_POINTS // 2 // len(categories))
             lead = [s for c in categories for s in kb.sections(lang, c)[:share]]
-            others = [kb.search(other, lang=lang, k=1) for other in sentences[:i] + sentences[i + 1:]]
+            others = [intent_hits(kb, other, lang, kb.search(other, lang=lang, k=OVERVIEW_POINTS), bar)[0]
+                      for other in sentences[:i] + sentences[i + 1:]]
             asked = [found[0].section for found in others if found and found[0].score >= bar]
             return list(dict.fromkeys(lead + asked))
     return []
@@ -394,6 +396,8 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                                                  or _shipping_by_its_words(kb, text, lang, hits[0]))))
     if intent is None or (specific and intent != "overview"):
         return hits, None
-    chosen = {s.id for s in sections}
+    left_out = {s.id for s in sections}  # they lead
+    if intent == "defect":  # a delivery time that common words found is no point of a defect either
+        left_out |= {h.section.id for h in hits if _shipping_by_its_words(kb, text, lang, h)}
     score = INTENT_LEAD * max([bar] + [h.score for h in hits[:1]])  # `select_points` takes others near it
-    return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in chosen], intent
+    return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in left_out], intent
