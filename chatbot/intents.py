@@ -16,7 +16,7 @@ import re
 
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
-from chatbot.knowledge import KnowledgeBase, ScoredSection, Section
+from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, in_scope_bar
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.text_terms import split_sentences, word_terms
 
@@ -149,6 +149,22 @@ _REQUEST_SECTIONS = frozenset(section_id for _, _, section_id in _ONE_SECTION_IN
 # When a refund or return comes: asked beside a defect ("My TV broke, how long will the refund take?"), it is the
 # question.
 _WHEN_WORDS = re.compile(r"\bhow (long|soon)\b|\bwhen\b|多久|多长|什么时候|几天", re.I | re.A)
+
+
+def one_section_intent(kb: KnowledgeBase, question: str, lang: str) -> str | None:
+    """The section of the return or refund intent (`intent_hits`) of one of a message's questions that names what it
+    asks of besides the intent's word: "Can I return the shoes I bought for my son," asks for the return window,
+    where its best hit was the protection plan ("bought"); "能退吗？" and "can I return it then?" name nothing, and
+    the message's other words decide."""
+    text = to_simplified(question)
+    rest = text
+    for _, pattern, _ in _ONE_SECTION_INTENTS:
+        rest = pattern.sub(" ", rest)
+    if len(word_terms(rest)) < 2:
+        return None
+    lead, intent = intent_hits(kb, question, lang, kb.search(question, lang=lang, k=OVERVIEW_POINTS),
+                               in_scope_bar(question, lang))
+    return lead[0].section.id if intent in ONE_SECTION_INTENTS else None
 
 
 def named_categories(text: str) -> list[str]:

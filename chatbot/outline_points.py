@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
-from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, overview_categories
+from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, one_section_intent, overview_categories
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
 
@@ -63,7 +63,9 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     the refund work?", "退货政策是什么？") asks for the category's lead section; one that asks about a topic another
     names ("多少钱？") for none. Each maps to the first question that asks it or names it by a keyword phrase (the
     order the outline keeps: "When exactly does the money come out of my account, when I order or when it ships?"
-    names the charge's timing first, though its first question finds the lockout)."""
+    names the charge's timing first, though its first question finds the lockout). A question whose best section is
+    under the bar asks for its return or refund intent's section where it names what it asks of
+    (`intents.one_section_intent`)."""
     questions = questions_asked(plain_message(message))
     if not 2 <= len(questions) <= MAX_POINTS:
         return {}
@@ -81,6 +83,9 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
             asked.setdefault(_HOW_LONG_SECTIONS[topic.section.category], n)  # "要几天？" beside a refund: its timing
             continue
         hits = kb.search(question, lang=lang, k=2)
+        if (not hits or hits[0].score < in_scope_bar(question, lang)) and (intent := one_section_intent(kb, question, lang)):
+            asked.setdefault(intent, n)  # "Can I return the shoes I bought for my son," found the protection plan
+            continue
         if (hits and hits[0].score >= in_scope_bar(question, lang)
                 and not asks_about_the_topic(question)
                 and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
@@ -140,8 +145,10 @@ def select_points(hits: list[ScoredSection], asked: Mapping[str, int] = MappingP
     product_bar = max(bars, default=0.0)
     chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
               or h.score >= product_bar]
-    if only_asked:
-        chosen = [h for h in chosen if h.section.id in asked or h.section.id in phrased]
+    if only_asked:  # the product's term a defect leads with stays ("My sofa frame cracked after 2 years. Is that
+        # covered and how do I claim?" lost the 5 years on frames; stop 49's sweep)
+        chosen = [h for h in chosen if h.section.id in asked or h.section.id in phrased
+                  or (h is best and h.section.id in PRODUCT_SECTIONS)]
         in_order = iter(sorted((h for h in chosen if h.section.id in asked), key=lambda h: asked[h.section.id]))
         chosen = [next(in_order) if h.section.id in asked else h for h in chosen]  # a phrased one keeps its place
     required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]
