@@ -14,6 +14,7 @@ from tests.chatbot.test_outline_points import _planner_points
     ("Is it too late to cancel if the order has not shipped?", "orders.cancellation"),
     ("Can I use two gift cards on one order?", "payment.methods"),  # the promo codes ("one per order")
     ("Why did I get store credit instead of money back?", "refunds.method"),  # the refund's timing, by "money back"
+    ("Is store credit faster than a refund to my card?", "refunds.method"),  # express shipping, by "faster"
     ("Please hold my order, I want to add something", "orders.adding-items"),  # refused: holding is not covered
     ("My package is stuck in transit for a week", "shipping.lost-damaged"),  # refused
     ("快递一个星期没动了", "shipping.lost-damaged"),  # refused
