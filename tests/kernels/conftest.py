@@ -15,5 +15,6 @@ import pytest  # noqa: E402
 
 @pytest.fixture(autouse=True)
 def no_leaked_kv_blocks():
-    """Kernel tests build no engines: skip the root conftest's per-test ``gc.collect()`` leak guard."""
+    """Kernel tests build no engines (`test_kernels_in_the_engine.py` checks its own): skip the root conftest's
+    per-test ``gc.collect()`` leak guard."""
     yield
