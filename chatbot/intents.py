@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from chatbot.category_overviews import OVERVIEW_POINTS, PRODUCT_CLASS, TERM_WORDS, overview_categories
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, in_scope_bar
@@ -24,7 +25,6 @@ PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywo
 PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it
 OUT_OF_SCOPE_SECTION = "contact.scope"  # describes the assistant; its keywords are topics no policy covers
 SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
-OVERVIEW_POINTS = 4
 INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: others join its outline only as high
 # A product's warranty scoring this share of a payment's or account's best hit names a product a defect is about
 # ("My laptop is not charging": the electronics' 3.91 against the double charge's 5.96); "My promo code doesn't
@@ -32,27 +32,6 @@ INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: ot
 PRODUCT_NAMED_SHARE = 0.5
 # The patterns are ASCII (re.A): an English word's \b then holds next to a Chinese character ("warranty多久？").
 
-_CATEGORY_NAMES = {
-    "returns": r"\breturns?\b|退货", "refunds": r"\brefunds?\b|退款",
-    "shipping": r"\b(shipping|delivery)\b(?!\s+address)|配送|发货|运费",  # a shipping address is the order's
-    "payment": r"\bpayments?\b|支付|付款", "warranty": r"\bwarrant(y|ies)\b|\bguarantees?\b|保修",
-    "account": r"\baccounts?\b|账户|账号", "orders": r"\borders?\b|订单"}
-_OVERVIEW_WORDS = re.compile(
-    r"\bwhat(?:'s| is) the deal( with)?\b|\bpolic(y|ies)\b|\bworks?\b|\btell me\b|\bexplain\b|\brules?\b|\bterms\b|\boverview\b|\binfo(rmation)?\b|"
-    r"\bwhat(?:'s| is| are) (your|the)\b|\bunder\b|\bstill\b|"
-    r"\bhelp\b|\bneed\b|\bquestions?\b|\bhello\b|"  # "I need help with my account", "a question about my order"
-    r"\b(a |some )?(problems?|issues?|trouble)\b|有点|出了点?|"  # "I have a problem with my account", "我的账号有点问题"
-    r"\b(do|does) (you|northwind) (have|offer|provide|give)\b|\boffers?\b|"  # "Do you have a warranty?" was refused
-    r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问问|想问|问问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下|"
-    r"有没有|提供|有", re.I | re.A)
-# The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
-# for each product's term, the overview; the return window or a refund's time is one answer.
-_TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|多长|期限|期|多少年|几年", re.I | re.A)
-# A class of products an overview asks about ("What's your return policy for electronics?", "家具的退货政策"): the
-# overview's lead sections, with the best hit of its category for the last point (the opened electronics' fee).
-_PRODUCT_CLASS = re.compile(r"\b(for|on|of|with) (the |your )?(electronics?|electronic (items|products|devices|goods)|"
-                            r"furniture)\b|电子产品的?|电器的?|家具的?", re.I | re.A)
-_CONJUNCTION = re.compile(r"\band\b|&|[,，、和与及]", re.I | re.A)
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|(?<!\bnothing is )(?<!\bnothing was )(?<!\bnot )(?<!n't )\bbroken\b|"
     r"\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
@@ -167,32 +146,6 @@ def one_section_intent(kb: KnowledgeBase, question: str, lang: str) -> str | Non
     return lead[0].section.id if intent in ONE_SECTION_INTENTS else None
 
 
-def named_categories(text: str) -> list[str]:
-    """The categories ``text`` names by name ("returns", "退款", `_CATEGORY_NAMES`), in the knowledge base's order."""
-    text = to_simplified(text)
-    return [c for c, pattern in _CATEGORY_NAMES.items() if re.search(pattern, text, re.I | re.A)]
-
-
-def overview_categories(question: str) -> list[str]:
-    """The categories (one, or up to `OVERVIEW_POINTS` joined by "and", "和" …) ``question`` asks for the overview
-    of: it names them (`_CATEGORY_NAMES`) and has words that ask in general ("policy", "how does … work", "政策")
-    and no word of its own, or nothing but the names ("Returns?"). "Where's my refund?" and "我的退款呢？" ask
-    something."""
-    text = to_simplified(question)
-    named = named_categories(text)
-    if not 1 <= len(named) <= OVERVIEW_POINTS or (len(named) >= 2 and not _CONJUNCTION.search(text)):
-        return []  # two names not joined name one thing: "return shipping" is the return label's fee
-    rest = re.sub("|".join(_CATEGORY_NAMES[c] for c in named), " ", text, flags=re.I | re.A)
-    general = _OVERVIEW_WORDS.sub(" ", rest)
-    if named == ["warranty"]:  # a product class's warranty is its own section
-        general = _TERM_WORDS.sub(" ", general)
-    else:
-        general = _PRODUCT_CLASS.sub(" ", general)
-    if general == rest and re.search(r"\w", rest):
-        return []
-    return [] if word_terms(general) else named
-
-
 def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: float) -> list:
     """Where one of several questions asks for an overview ("What's your return policy? Also, how long do refunds
     take?"): its categories' lead sections, half the points, and the other questions' best sections, their intent's
@@ -233,7 +186,7 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     if categories := overview_categories(text):
         share = OVERVIEW_POINTS // len(categories)
         lead = [s for c in categories for s in kb.sections(lang, c)[:share]]
-        if (len(categories) == 1 and _PRODUCT_CLASS.search(text) and hits  # the class's own section last, where it
+        if (len(categories) == 1 and PRODUCT_CLASS.search(text) and hits  # the class's own section last, where it
                 and hits[0].section.category == categories[0] and hits[0].section not in lead):  # is the best hit
             lead = lead[:-1] + [hits[0].section]
         return "overview", lead
@@ -248,7 +201,7 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
             early = ()
         # the product's term first where the question asks how long ("My laptop screen broke, how long is the
         # warranty?"), after the early defects otherwise
-        asks_the_term = any(_TERM_WORDS.search(c) for c in asked)
+        asks_the_term = any(TERM_WORDS.search(c) for c in asked)
         ids = (product + early if asks_the_term else early + product) + _DEFECT_SECTIONS[1:]
         return "defect", [kb.get(section_id, lang) for section_id in ids]
     if sections := _overview_among_questions(kb, text, lang, bar):

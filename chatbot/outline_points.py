@@ -7,7 +7,8 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
-from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, one_section_intent, overview_categories
+from chatbot.category_overviews import overview_categories
+from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, one_section_intent
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
 

@@ -11,8 +11,9 @@ from typing import NamedTuple
 
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
+from chatbot.category_overviews import named_categories
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
-                             lead_with, named_categories)
+                             lead_with)
 from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, follow_up_hits,
                                 names_another_topic, names_its_topic_well, ships_abroad, tells_a_duration,
                                 tells_a_place, tells_an_amount, tells_it_shipped, tells_its_case)
