@@ -150,9 +150,9 @@ def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: floa
     """Where one of several questions asks for an overview ("What's your return policy? Also, how long do refunds
     take?"): its categories' lead sections, half the points, and the other questions' best sections, their intent's
     first (`intent_hits`: the return window for "Can I return a chair I bought 40 days ago, and if not, is it under
-    warranty?", whose best hit was the protection plan), where they clear the ``bar``; one sentence's questions (`questions_asked`: "What's your return policy and how long do
-    refunds take?") too. A statement among them ("I have a question about my order. Can I change the address?")
-    leads up to one question: none."""
+    warranty?", whose best hit was the protection plan), where they clear the ``bar``; one sentence's questions
+    (`questions_asked`: "What's your return policy and how long do refunds take?") too. A statement among them ("I
+    have a question about my order. Can I change the address?") leads up to one question: none."""
     sentences = split_sentences(text)
     if len(sentences) < 2 or not all(re.search(r"[?？]\s*$", sentence) for sentence in sentences):
         sentences = questions_asked(text) if len(sentences) == 1 else []
@@ -221,7 +221,8 @@ def lead_with(score: float, hits: list[ScoredSection], *sections: Section) -> li
 def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
                 bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the sections of ``question``'s intent first, each a quarter over the in-scope ``bar`` or the
-    best hit's score if higher, and the intent ("overview", "defect", "return", "refund", "cancel"); or ``hits`` and None.
+    best hit's score if higher, and the intent ("overview", "defect", "return", "refund", "cancel"); or ``hits`` and
+    None.
     An overview always; another intent when the best hit is under the bar, one of the `PRODUCT_SECTIONS`, the
     `PURCHASE_SECTION` ("I bought a sofa 3 weeks ago and one of the legs broke") or the `OUT_OF_SCOPE_SECTION`
     for a topic mentioned on the way ("I have the receipt, can I return it?"): a best hit over the bar otherwise

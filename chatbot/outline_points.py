@@ -84,8 +84,9 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
             asked.setdefault(_HOW_LONG_SECTIONS[topic.section.category], n)  # "要几天？" beside a refund: its timing
             continue
         hits = kb.search(question, lang=lang, k=2)
-        if (not hits or hits[0].score < in_scope_bar(question, lang)) and (intent := one_section_intent(kb, question, lang)):
-            asked.setdefault(intent, n)  # "Can I return the shoes I bought for my son," found the protection plan
+        under_the_bar = not hits or hits[0].score < in_scope_bar(question, lang)
+        if under_the_bar and (intent_section := one_section_intent(kb, question, lang)):
+            asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son," found the protection plan
             continue
         if (hits and hits[0].score >= in_scope_bar(question, lang)
                 and not asks_about_the_topic(question)
