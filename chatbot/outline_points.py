@@ -86,7 +86,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         hits = kb.search(question, lang=lang, k=2)
         under_the_bar = not hits or hits[0].score < in_scope_bar(question, lang)
         if under_the_bar and (intent_section := one_section_intent(kb, question, lang)):
-            asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son," found the protection plan
+            asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son,": the return window
             continue
         if (hits and hits[0].score >= in_scope_bar(question, lang)
                 and not asks_about_the_topic(question)
