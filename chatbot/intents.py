@@ -17,7 +17,7 @@ import re
 from chatbot.category_overviews import OVERVIEW_POINTS, PRODUCT_CLASS, TERM_WORDS, overview_categories
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
-from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, in_scope_bar
+from chatbot.knowledge import KnowledgeBase, ScoredSection, Section
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.text_terms import split_sentences, word_terms
 
@@ -130,19 +130,18 @@ _REQUEST_SECTIONS = frozenset(section_id for _, _, section_id in _ONE_SECTION_IN
 _WHEN_WORDS = re.compile(r"\bhow (long|soon)\b|\bwhen\b|多久|多长|什么时候|几天", re.I | re.A)
 
 
-def one_section_intent(kb: KnowledgeBase, question: str, lang: str) -> str | None:
-    """The section of the return or refund intent (`intent_hits`) of one of a message's questions that names what it
-    asks of besides the intent's word: "Can I return the shoes I bought for my son," asks for the return window,
-    where its best hit was the protection plan ("bought"); "能退吗？" and "can I return it then?" name nothing, and
-    the message's other words decide."""
-    text = to_simplified(question)
-    rest = text
+def one_section_intent(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
+                       bar: float) -> str | None:
+    """The section of the return or refund intent (`intent_hits`, over the question's own ``hits`` and in-scope
+    ``bar``) of one of a message's questions that names what it asks of besides the intent's word: "Can I return the
+    shoes I bought for my son," asks for the return window, where its best hit was the protection plan ("bought");
+    "能退吗？" and "can I return it then?" name nothing, and the message's other words decide."""
+    rest = to_simplified(question)
     for _, pattern, _ in _ONE_SECTION_INTENTS:
         rest = pattern.sub(" ", rest)
     if len(word_terms(rest)) < 2:
         return None
-    lead, intent = intent_hits(kb, question, lang, kb.search(question, lang=lang, k=OVERVIEW_POINTS),
-                               in_scope_bar(question, lang))
+    lead, intent = intent_hits(kb, question, lang, hits, bar)
     return lead[0].section.id if intent in ONE_SECTION_INTENTS else None
 
 
@@ -299,11 +298,12 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     return hits, intent
 
 
-def _shipping_by_its_words(kb: KnowledgeBase, text: str, lang: str, best: ScoredSection) -> bool:
-    """Whether a defect's ``best`` hit is a delivery time (`_DELIVERY_TIME_SECTIONS`) that no keyword phrase of
-    ``text`` finds: its common words did ("My TV stopped working after 2 months. … how long does a repair take?" found
-    the express shipping by "how long"; stop 49's sweep)."""
-    return best.section.id in _DELIVERY_TIME_SECTIONS and best.section.id not in kb.phrase_sections(text, lang)
+def _delivery_times_by_common_words(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection]) -> set[str]:
+    """The delivery times (`_DELIVERY_TIME_SECTIONS`) among ``hits`` that no keyword phrase of ``text`` finds: their
+    common words did ("My TV stopped working after 2 months. … how long does a repair take?" found the express
+    shipping by "how long"; stop 49's sweep), so a defect's best hit among them is no answer, nor a point of it."""
+    found = {h.section.id for h in hits} & _DELIVERY_TIME_SECTIONS
+    return found - kb.phrase_sections(text, lang) if found else set()
 
 
 def _asks_money_back(text: str, best: ScoredSection) -> bool:
@@ -358,16 +358,16 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                   past_the_window: bool) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the intent's sections first, and the intent, as `intent_hits` describes; or ``hits`` and None."""
     intent, sections = _intent_sections(kb, text, lang, hits, bar, past_the_window)
+    by_common_words = _delivery_times_by_common_words(kb, text, lang, hits) if intent == "defect" else set()
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
                 and not (intent == "defect" and (_asks_money_back(text, hits[0])
                                                  or _found_by_a_word(kb, text, lang, hits)
                                                  or _dated_defect(text, hits[0], past_the_window)
-                                                 or _shipping_by_its_words(kb, text, lang, hits[0]))))
+                                                 or hits[0].section.id in by_common_words)))
     if intent is None or (specific and intent != "overview"):
         return hits, None
-    left_out = {s.id for s in sections}  # they lead
-    if intent == "defect":  # a delivery time that common words found is no point of a defect either
-        left_out |= {h.section.id for h in hits if _shipping_by_its_words(kb, text, lang, h)}
+    left_out = {s.id for s in sections} | by_common_words  # they lead; a defect's delivery times found by common
+    # words are none of its points
     score = INTENT_LEAD * max([bar] + [h.score for h in hits[:1]])  # `select_points` takes others near it
     return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in left_out], intent

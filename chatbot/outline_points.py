@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
-from chatbot.category_overviews import overview_categories
+from chatbot.category_overviews import OVERVIEW_POINTS, overview_categories
 from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, one_section_intent
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
@@ -83,12 +83,11 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
                 topic.section.category in _HOW_LONG_SECTIONS):
             asked.setdefault(_HOW_LONG_SECTIONS[topic.section.category], n)  # "要几天？" beside a refund: its timing
             continue
-        hits = kb.search(question, lang=lang, k=2)
-        under_the_bar = not hits or hits[0].score < in_scope_bar(question, lang)
-        if under_the_bar and (intent_section := one_section_intent(kb, question, lang)):
+        hits, bar = kb.search(question, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(question, lang)
+        if (not hits or hits[0].score < bar) and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
             asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son,": the return window
             continue
-        if (hits and hits[0].score >= in_scope_bar(question, lang)
+        if (hits and hits[0].score >= bar
                 and not asks_about_the_topic(question)
                 and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
                      or hits[0].section.category == hits[1].section.category)):

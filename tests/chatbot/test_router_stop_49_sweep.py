@@ -53,7 +53,7 @@ def test_holding_an_order_is_not_covered(kb, question):
 
 
 @pytest.mark.parametrize(("question", "wanted", "unwanted"), [
-    # the express and standard shipping led, by "how long" (`intents._shipping_by_its_words`)
+    # the express and standard shipping led, by "how long" (`intents._delivery_times_by_common_words`)
     ("My TV stopped working after 2 months. What are my options and how long does a repair take?",
      {"warranty.electronics", "warranty.claims"}, {"shipping.standard", "shipping.express"}),
     # opened headphones that work: the restocking fee was left out (another category's hit needs a phrase where the
