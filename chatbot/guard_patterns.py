@@ -287,6 +287,15 @@ REFUSAL_RULES = {
         r"(shipping\s+|billing\s+|delivery\s+)?address|phone(\s+number)?|e-?mail(\s+address)?|name|card|details|"
         r"info\w*)\s+(for|on|of|in)\s+(the\s+)?(account\s+|order\s+|customer\s+)?"
         r"(#?\s*NW-?\d+|\S+@\S+|\+?\d[\d -]{6,}\d)|"
+        # ... or asked what it is ("What's the phone number on order NW-55123?", "订单NW-55123的收货地址是什么？"; stop
+        # 50's sweep: the address change "订单NW-55123的收货地址能改吗？" is not)
+        r"\b(what'?s|what\s+is|who'?s|who\s+is)\s+(the\s+)?(name|recipient|customer|buyer|(shipping\s+|billing\s+|"
+        r"delivery\s+)?address|phone(\s+number)?|e-?mail(\s+address)?|card(\s+number)?)\s+(for|on|of|in|behind)\s+"
+        r"(the\s+)?(order\s+)?(#?\s*NW-?\d+|\S+@\S+)|"
+        r"((查|看|调出|告诉我)(一下|下)?)?(?<!我)(?<!我的)(订单号?)?\s*(?<!我订单)(?<!我的订单)#?NW-?\d+(这个订单|号?订单)?的(收货|收件|下单|买家)?人?"
+        r"(地址|电话|手机号|邮箱|姓名|名字|信息|资料)(是(什么|多少|哪|谁)|发给我|告诉我)|"
+        r"(查|看|调出|告诉我)(一下|下)?(订单号?)?\s*(?<!我订单)(?<!我的订单)#?NW-?\d+(这个订单|号?订单)?的(收货|收件|下单|买家)?人?"
+        r"(地址|电话|手机号|邮箱|姓名|名字|信息|资料)|"
         r"(查|看|调出|告诉我)(一下|下)?\d{7,}(这个)?(手机号|电话|号码)的(订单|地址|信息|资料|购买记录)|"
         r"(查|看|调出|告诉我)(一下|下)?\S+@\S+(这个)?(邮箱|账号|账户)的(订单|地址|信息|资料|购买记录)",
         # A named person's order ("John Smith's order"), case-sensitively: "Last Friday's order" is no name.

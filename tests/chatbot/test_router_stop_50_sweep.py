@@ -1,0 +1,64 @@
+"""Stop 50's sweeps (54 English and 52 Chinese messages over every category): those the rule router answered from
+the wrong section or refused, each from its own section now, and their neighbours that must not move (no model)."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.router import RuleRouter
+from tests.chatbot.test_outline_points import _planner_points
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    ("What if I miss the 14 days to drop off my return?", "returns.process"),  # the double charge's "drop off"
+    ("I forgot to add my promo code before paying", "payment.promo-codes"),  # the adding of items, "forgot to add"
+    ("My order of $45, do I pay shipping?", "shipping.standard"),  # the return label's fee
+    ("My cart is $30, do I have to pay shipping?", "shipping.standard"),  # international shipping
+    ("Do I have to pay for shipping if I send it back?", "returns.shipping-fees"),  # the return process
+    ("Where is order NW-55123?", "shipping.tracking"),  # refused
+    ("订单NW-55123现在什么状态？", "shipping.tracking"),  # the return condition (状态)
+    ("箱子压扁了，里面的台灯也碎了", "shipping.lost-damaged"),  # refused
+    ("别人送我的礼物能退吗？", "returns.time-limit"),  # the holiday season, by 礼物
+    ("这个打折买的能退吗？", "returns.time-limit"),  # the price adjustment, by 打折
+    ("促销买的东西降价了怎么办", "payment.price-adjustment"),
+    # neighbours
+    ("If I return it, do I pay shipping?", "returns.shipping-fees"),
+    ("Do I pay shipping to return a lamp?", "returns.shipping-fees"),
+    ("Do I have to pay for shipping on a $60 order?", "shipping.standard"),
+    ("Where is my order?", "shipping.tracking"),
+    ("Can I use two promo codes on one order?", "payment.promo-codes"),
+    ("Can I add a second chair to the order I just placed?", "orders.adding-items"),
+    ("I was charged twice for the same order, what's going on?", "payment.double-charge"),
+    ("朋友送我的圣诞礼物能退吗？", "returns.holiday-season"),
+    ("打折买的降价了能退差价吗？", "payment.price-adjustment"),
+    ("打折商品能退吗", "returns.non-returnable"),
+    ("别人送我的礼物可以换尺码吗？", "returns.exchanges"),
+    ("订单NW-55123的收货地址能改吗？", "orders.address-change"),
+    ("我的订单NW-55123的收货地址是什么？", "orders.address-change"),
+    ("What's the tracking number for order NW-55123?", "shipping.tracking"),
+    ("订单NW-55123的物流信息是什么？", "shipping.tracking")])
+def test_messages_are_answered_from_their_sections(kb, question, section_id):
+    route = RuleRouter(kb).route(question)
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize(("question", "wanted"), [
+    # a cancellation and a promo code forgotten: the cancellation was left out
+    ("Please cancel order 55812, I placed it 20 minutes ago. And I forgot to use my promo code at checkout - can I "
+     "still apply it?", {"orders.cancellation", "payment.promo-codes"}),
+    # a crushed box and a double charge: the crushed box was left out for the charge timing
+    ("箱子压坏了，里面的杯子碎了，而且还被扣了两次钱。两件事都请处理一下。", {"shipping.lost-damaged", "payment.double-charge"}),
+    # the promo code forgotten beside the express shipping to a PO box
+    ("Is express shipping available to a PO box? Separately, I forgot to use my promo code at checkout, can I still "
+     "add it?", {"shipping.express", "payment.promo-codes"})])
+def test_multi_point_messages_get_their_sections(kb, question, wanted):
+    assert wanted <= {h.section.id for h in _planner_points(kb, question)}
+
+
+@pytest.mark.parametrize("question", [
+    # the data on an order number asked what it is (`guard_patterns`): the address change, the help line
+    "What is the shipping address for order NW-55123?", "What's the phone number on order NW-55123?",
+    "Who is the recipient of order NW-55123?", "订单NW-55123的收货地址是什么？", "NW-55123这个订单的收件人电话是多少？",
+    "查一下订单NW-55123的收货地址"])
+def test_the_data_on_an_order_number_is_refused(kb, question):
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("refuse", "other_customer_data")
