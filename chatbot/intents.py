@@ -142,6 +142,8 @@ def one_section_intent(kb: KnowledgeBase, question: str, lang: str, hits: list[S
     if len(word_terms(rest)) < 2:
         return None
     lead, intent = intent_hits(kb, question, lang, hits, bar)
+    if intent == "return" and hits and hits[0].section.id == _DEFECT_SECTIONS[0]:
+        return hits[0].section.id  # "Can I return them or is it a warranty thing?": a defect's return (stop 50)
     return lead[0].section.id if intent in ONE_SECTION_INTENTS else None
 
 
@@ -336,8 +338,11 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     product_named = any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
     # "phone", "charge", "free" ("… stopped charging, can I get it fixed for free?" found the cancellation's "free")
     found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact", "orders")
-    return ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))
-            and best.section.id not in kb.phrase_sections(text, lang))
+    # a claim asked among other questions ("My coffee table's frame cracked after 2 years. Is it covered, and how do
+    # I make a claim?" lost the 5 years on frames; stop 50's sweep): the defect's outline has it
+    claim_and_more = best.section.id == _DEFECT_SECTIONS[1] and len(asking_clauses(text)) >= 2
+    return claim_and_more or ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))
+                              and best.section.id not in kb.phrase_sections(text, lang))
 
 
 def _dated_defect(text: str, best: ScoredSection, past_the_window: bool) -> bool:
