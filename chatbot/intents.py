@@ -338,11 +338,16 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     product_named = any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
     # "phone", "charge", "free" ("… stopped charging, can I get it fixed for free?" found the cancellation's "free")
     found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact", "orders")
-    # a claim asked among other questions ("My coffee table's frame cracked after 2 years. Is it covered, and how do
-    # I make a claim?" lost the 5 years on frames; stop 50's sweep): the defect's outline has it
-    claim_and_more = best.section.id == _DEFECT_SECTIONS[1] and len(asking_clauses(text)) >= 2
-    return claim_and_more or ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))
-                              and best.section.id not in kb.phrase_sections(text, lang))
+    return ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))
+            and best.section.id not in kb.phrase_sections(text, lang))
+
+
+def _claim_and_coverage(text: str, hits: list[ScoredSection], bar: float) -> bool:
+    """Whether ``text`` asks for the warranty claim, its best of ``hits``, and more, and the coverage clears the in-scope
+    ``bar``: the defect's outline answers both ("My coffee table's frame cracked after 2 years. Is it covered, and how
+    do I make a claim?" lost the furniture's 5 years on frames; stop 50's sweep)."""
+    return (hits[0].section.id == _DEFECT_SECTIONS[1] and len(asking_clauses(text)) >= 2
+            and any(h.section.id == _DEFECT_SECTIONS[2] and h.score >= bar for h in hits))
 
 
 def _dated_defect(text: str, best: ScoredSection, past_the_window: bool) -> bool:
@@ -368,6 +373,7 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
                 and not (intent == "defect" and (_asks_money_back(text, hits[0])
                                                  or _found_by_a_word(kb, text, lang, hits)
+                                                 or _claim_and_coverage(text, hits, bar)
                                                  or _dated_defect(text, hits[0], past_the_window)
                                                  or hits[0].section.id in by_common_words)))
     if intent is None or (specific and intent != "overview"):
