@@ -69,6 +69,11 @@ ESCALATION_RULES = {
         # English words in a Chinese message: "有人 hack 了我的 account" (stop 46's sweep: the bank's time)
         r"\bhack(ed)?\b\s*(了|咗)\s*(我的?|我个|我個)\s*(account|card|账户|账号|帐号|帐户|卡)",
         r"\b(stole|steal|stealing)\s+my\s+(credit\s+|debit\s+|bank\s+)?(card|account|identity|wallet|purse)\b",
+        # someone trying to get into the account ("I'm worried someone is trying to hack it", "有人想盗我的号"; stop 50's
+        # sweep: refused, and the lockout)
+        r"\b(someone|somebody|hackers?)\s+(is\s+|are\s+|was\s+|were\s+|has\s+been\s+|have\s+been\s+)?(trying|tried|"
+        r"attempting|attempted)\s+to\s+(hack|break\s+into|get\s+into|access|log\s+into|sign\s+into)\b|"
+        r"(有人|别人|黑客)(想|在|试图|企图|尝试)(盗|黑|登录|登陆|进入)我的?(号|账户|账号|帐号|帐户)",
         r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?my\s+account",
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+(my|their|his|her)\s+"
         r"(credit\s+)?(card|account|paypal)",

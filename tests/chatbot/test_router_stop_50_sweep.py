@@ -21,6 +21,9 @@ from tests.chatbot.test_outline_points import _planner_points
     ("这个打折买的能退吗？", "returns.time-limit"),  # the price adjustment, by 打折
     ("促销买的东西降价了怎么办", "payment.price-adjustment"),
     ("快递显示送达了但我没找到，怎么办？多久之内要报告？", "shipping.lost-damaged"),  # express shipping (快递)
+    ("I tried to access my account too many times", "account.lockout"),  # the return window
+    ("I was charged for an order I cancelled", "payment.double-charge"),  # the cancellation
+    ("I keep trying to log into my account but it says locked", "account.lockout"),
     # neighbours
     ("If I return it, do I pay shipping?", "returns.shipping-fees"),
     ("Do I pay shipping to return a lamp?", "returns.shipping-fees"),
@@ -83,3 +86,13 @@ def test_one_warranty_question_keeps_its_own_answer(kb, question):
 def test_the_data_on_an_order_number_is_refused(kb, question):
     route = RuleRouter(kb).route(question)
     assert (route.mode, route.reason) == ("refuse", "other_customer_data")
+
+
+@pytest.mark.parametrize("question", [
+    # someone trying to get into the account is suspected fraud (refused, the lockout, the privacy policy before)
+    "I think someone is trying to hack my account", "Someone tried to access my account from another country",
+    "I got an email saying my account was locked. I didn't try to log in, so I'm worried someone is trying to hack "
+    "it. What should I do?", "有人想盗我的号，账户被锁了"])
+def test_someone_trying_to_get_into_the_account_is_escalated(kb, question):
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == ("escalate", "fraud")
