@@ -24,6 +24,9 @@ from tests.chatbot.test_outline_points import _planner_points
     ("I tried to access my account too many times", "account.lockout"),  # the return window
     ("I was charged for an order I cancelled", "payment.double-charge"),  # the cancellation
     ("I keep trying to log into my account but it says locked", "account.lockout"),
+    ("你们几点下班？", "contact.human-agents"),  # the dispatch (几点)
+    ("我已经把退货寄出去两周了，还没收到退款", "refunds.timing"),  # the bank's time: a return sent, no word since
+    ("快递要几天到？", "shipping.standard"), ("加急快递多少钱？", "shipping.express"),  # 快递 is no express shipping
     # neighbours
     ("If I return it, do I pay shipping?", "returns.shipping-fees"),
     ("Do I pay shipping to return a lamp?", "returns.shipping-fees"),
@@ -67,6 +70,11 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
     ("搅拌机买了一周就降价了，能退差价吗？怎么退给我？", {"payment.price-adjustment", "refunds.method"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted):
     assert wanted <= {h.section.id for h in _planner_points(kb, question)}
+
+
+def test_a_courier_is_no_express_shipping(kb):  # 快递 (any courier) found express shipping as a padding point
+    ids = {h.section.id for h in _planner_points(kb, "快递员说放门口了，但我回家没看到，怎么办？")}
+    assert "shipping.lost-damaged" in ids and "shipping.express" not in ids
 
 
 @pytest.mark.parametrize("question", [
