@@ -27,6 +27,8 @@ from tests.chatbot.test_outline_points import _planner_points
     ("你们几点下班？", "contact.human-agents"),  # the dispatch (几点)
     ("我已经把退货寄出去两周了，还没收到退款", "refunds.timing"),  # the bank's time: a return sent, no word since
     ("快递要几天到？", "shipping.standard"), ("加急快递多少钱？", "shipping.express"),  # 快递 is no express shipping
+    ("我用的是礼品卡，能退吗？", "refunds.method"),  # paid with a gift card: the non-returnable gift cards
+    ("买了一张礼品卡能退吗？", "returns.non-returnable"),
     # neighbours
     ("If I return it, do I pay shipping?", "returns.shipping-fees"),
     ("Do I pay shipping to return a lamp?", "returns.shipping-fees"),
@@ -46,6 +48,12 @@ from tests.chatbot.test_outline_points import _planner_points
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     route = RuleRouter(kb).route(question)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+def test_a_gift_card_told_after_a_refund_question_is_the_refund_method(kb):
+    # "退款多久到账？" then "我用的是礼品卡" got the bank's time; in English ("I paid with a gift card") the refund method
+    route = RuleRouter(kb).route("我用的是礼品卡", previous="退款多久到账？")
+    assert route.hits[0].section.id == "refunds.method"
 
 
 @pytest.mark.parametrize(("question", "wanted"), [
