@@ -96,7 +96,7 @@ _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b
 # anything", "我两周前就退货了，到现在还没消息"): the refund's timing, then the bank's.
 _RETURN_SENT = re.compile(r"\b(i|we)( have|'ve)? (already )?(returned|sent (\w+ )?back|mailed (\w+ )?(return|back)|"
                           r"shipped (\w+ )?(return )?back|dropped off (\w+ )?return)|"
-                          r"退货了|退回去|退回了|寄回去|寄回了|寄回给你们|(把|将)?退货(包裹)?寄出去?了?", re.I | re.A)
+                          r"退货了|退回去|退回了|寄回去|寄回了|寄回给你们|退货(包裹)?寄出", re.I | re.A)
 _NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
                             r"\bstill (nothing|no|waiting|haven'?t|don'?t|do not)\b|"
                             r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|"
@@ -343,9 +343,9 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
 
 
 def _claim_and_coverage(text: str, hits: list[ScoredSection], bar: float) -> bool:
-    """Whether ``text`` asks for the warranty claim, its best of ``hits``, and more, and the coverage clears the in-scope
-    ``bar``: the defect's outline answers both ("My coffee table's frame cracked after 2 years. Is it covered, and how
-    do I make a claim?" lost the furniture's 5 years on frames; stop 50's sweep)."""
+    """Whether ``text`` asks for the warranty claim, its best of ``hits``, and more, and the coverage clears the
+    in-scope ``bar``: the defect's outline answers both ("My coffee table's frame cracked after 2 years. Is it covered,
+    and how do I make a claim?" lost the furniture's 5 years on frames; stop 50's sweep)."""
     return (hits[0].section.id == _DEFECT_SECTIONS[1] and len(asking_clauses(text)) >= 2
             and any(h.section.id == _DEFECT_SECTIONS[2] and h.score >= bar for h in hits))
 
