@@ -139,6 +139,10 @@ ESCALATION_RULES = {
     ),
 }
 
+# A piece of data on an order number, not on one's own ("订单NW-55123的收货地址", "NW-55123这个订单的收件人电话"; "我的订单
+# NW-55123的地址" is the customer's own).
+_ORDER_NUMBERS_DATA = (r"(订单号?)?\s*(?<!我订单)(?<!我的订单)#?NW-?\d+(这个订单|号?订单)?的(收货|收件|下单|买家)?人?"
+                       r"(地址|电话|手机号|邮箱|姓名|名字|信息|资料)")
 # People a customer names as their own ("My wife Jane Smith wants her order cancelled"): not another customer.
 _RELATIVES = ("wife", "husband", "partner", "son", "daughter", "mom", "mother", "dad", "father", "sister", "brother",
               "friend")
@@ -297,10 +301,8 @@ REFUSAL_RULES = {
         r"\b(what'?s|what\s+is|who'?s|who\s+is)\s+(the\s+)?(name|recipient|customer|buyer|(shipping\s+|billing\s+|"
         r"delivery\s+)?address|phone(\s+number)?|e-?mail(\s+address)?|card(\s+number)?)\s+(for|on|of|in|behind)\s+"
         r"(the\s+)?(order\s+)?(#?\s*NW-?\d+|\S+@\S+)|"
-        r"(?<!我)(?<!我的)(订单号?)?\s*(?<!我订单)(?<!我的订单)#?NW-?\d+(这个订单|号?订单)?的(收货|收件|下单|买家)?人?"
-        r"(地址|电话|手机号|邮箱|姓名|名字|信息|资料)(是(什么|多少|哪|谁)|发给我|告诉我)|"
-        r"(查|看|调出|告诉我)(一下|下)?(订单号?)?\s*(?<!我订单)(?<!我的订单)#?NW-?\d+(这个订单|号?订单)?的(收货|收件|下单|买家)?人?"
-        r"(地址|电话|手机号|邮箱|姓名|名字|信息|资料)|"
+        rf"(?<!我)(?<!我的){_ORDER_NUMBERS_DATA}(是(什么|多少|哪|谁)|发给我|告诉我)|"
+        rf"(查|看|调出|告诉我)(一下|下)?{_ORDER_NUMBERS_DATA}|"
         r"(查|看|调出|告诉我)(一下|下)?\d{7,}(这个)?(手机号|电话|号码)的(订单|地址|信息|资料|购买记录)|"
         r"(查|看|调出|告诉我)(一下|下)?\S+@\S+(这个)?(邮箱|账号|账户)的(订单|地址|信息|资料|购买记录)",
         # A named person's order ("John Smith's order"), case-sensitively: "Last Friday's order" is no name.
