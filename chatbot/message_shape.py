@@ -72,7 +72,8 @@ _COURTESY = re.compile(
 _CLOSING = re.compile(
     r"(?<=[.!?。！？])\s*((thanks?( you)?( so much| very much| a lot| in advance)?( for (your|the|all your) "
     r"(time|help|assistance|patience))?|(best |kind |warm )?regards|cheers|best)\b[\s\W]*([a-z]+\W*){0,2}"
-    r"|谢谢(您|你)?(的帮助)?\W*|感谢(您|你)?的?(帮助|耐心)?\W*)$", re.I)
+    r"|(please\s+)?help( me)?( please| asap)?\W*|any help (would be|is) (much |greatly )?appreciated\W*"
+    r"|谢谢(您|你)?(的帮助)?\W*|感谢(您|你)?的?(帮助|耐心)?\W*|求助\W*|求救\W*|帮帮我\W*)$", re.I)
 
 # Contact details a customer gives ("my email is jo@example.com", "call me at 555-123-4567", "我的手机号是13800138000")
 # say how to reach them, not what they ask: "email" would otherwise find the email change. `guard.mask_pii` finds

@@ -38,11 +38,15 @@ _HOW_TO_SECTIONS = {"returns": "returns.process", "warranty": "warranty.claims"}
 _HOW_LONG_SECTIONS = {"refunds": "refunds.timing"}
 
 
-def _best_section_without(kb: KnowledgeBase, message: str, lang: str, left_out: list[str]) -> ScoredSection | None:
-    """The best section of ``message`` without the clauses ``left_out``, where it clears the in-scope bar."""
+def _best_section_without(kb: KnowledgeBase, message: str, lang: str, left_out: list[str]) -> str | None:
+    """The id of the best section of ``message`` without the clauses ``left_out``, where it clears the in-scope
+    bar, or else of that part's return or refund intent (`intents.one_section_intent`: "我想退一条两周前买的地毯" is
+    a return, which its bigrams did not find)."""
     rest = " ".join(clause for clause in clauses(message) if clause not in left_out)
-    hits = kb.search(rest, lang=lang, k=1) if rest.strip() else []
-    return hits[0] if hits and hits[0].score >= in_scope_bar(rest, lang) else None
+    if not rest.strip():
+        return None
+    hits, bar = kb.search(rest, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(rest, lang)
+    return hits[0].section.id if hits and hits[0].score >= bar else one_section_intent(kb, rest, lang, hits, bar)
 
 
 def how_to_section(kb: KnowledgeBase, message: str, lang: str) -> str | None:
@@ -53,7 +57,7 @@ def how_to_section(kb: KnowledgeBase, message: str, lang: str) -> str | None:
     if not any(_HOW_TO_DO_IT.match(question) for question in questions_asked(message)):
         return None
     told = _best_section_without(kb, message, lang, asking_clauses(message))
-    return _HOW_TO_SECTIONS.get(told.section.category, told.section.id) if told else None
+    return _HOW_TO_SECTIONS.get(kb.get(told, lang).category, told) if told else None
 
 
 def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]:
@@ -80,8 +84,8 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
             asked.setdefault(how_to, n)  # "How do I do it?" after "I want to return a lamp.": the return process
             continue
         if asks_how_long(question) and (topic := _best_section_without(kb, message, lang, [question])) and (
-                topic.section.category in _HOW_LONG_SECTIONS):
-            asked.setdefault(_HOW_LONG_SECTIONS[topic.section.category], n)  # "要几天？" beside a refund: its timing
+                kb.get(topic, lang).category in _HOW_LONG_SECTIONS):
+            asked.setdefault(_HOW_LONG_SECTIONS[kb.get(topic, lang).category], n)  # "要几天？" beside a refund
             continue
         hits, bar = kb.search(question, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(question, lang)
         if (not hits or hits[0].score < bar) and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
@@ -90,12 +94,20 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         if (hits and hits[0].score >= bar
                 and not asks_about_the_topic(question)
                 and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
-                     or hits[0].section.category == hits[1].section.category)):
+                     or hits[0].section.category == hits[1].section.category
+                     or _named_alone(kb, question, lang, hits))):
             asked.setdefault(hits[0].section.id, n)
     for n, question in enumerate(questions):  # a question that names an asked section by a phrase asks it there
         for section_id in kb.phrase_sections(question, lang) & asked.keys():
             asked[section_id] = min(asked[section_id], n)
     return asked
+
+
+def _named_alone(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection]) -> bool:
+    """Whether a keyword phrase of ``question`` names its best hit and not the second ("退货怎么申请？": the return
+    process, though "申请" finds the warranty claim nearly as well)."""
+    phrased = kb.phrase_sections(question, lang)
+    return hits[0].section.id in phrased and hits[1].section.id not in phrased
 
 
 def answers_each_question(message: str, asked: Collection[str]) -> bool:

@@ -142,6 +142,18 @@ def test_courtesy_that_closes_a_message_is_set_aside():
         assert strip_courtesy(whole) == whole
 
 
+def test_a_plea_for_help_that_closes_a_message_is_set_aside():
+    """"help" is the scope section's word: "... half the stuff is gone. Help?" was refused (stop 51)."""
+    assert strip_courtesy("The box was open and half the stuff is gone. Help?") == (
+        "The box was open and half the stuff is gone.")
+    assert strip_courtesy("I was charged twice. Please help asap!") == "I was charged twice."
+    assert strip_courtesy("My refund is late. Any help would be appreciated.") == "My refund is late."
+    assert strip_courtesy("包裹被拆开了，少了两件东西。求助！") == "包裹被拆开了，少了两件东西。"
+    # A plea alone, or one that asks for something, stays.
+    for whole in ("Help!", "Please help me", "Can you help me track my order?", "I need help with my password."):
+        assert strip_courtesy(whole) == whole
+
+
 def test_an_indirect_question_asks():
     assert asking_clauses("I bought a lamp. I was wondering if I can return it.") == [
         " I was wondering if I can return it."]
