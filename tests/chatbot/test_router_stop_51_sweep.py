@@ -21,7 +21,11 @@ from tests.chatbot.test_outline_points import _planner_points
     ("我想退一双一个月前买的鞋，怎么申请？", "returns.process"),
     ("我想退掉上周买的台灯，要怎么操作？", "returns.process"),
     ("退货怎么申请？", "returns.process"),
+    # tracking that has stopped: the lost parcels (report within 30 days), as "My tracking hasn't updated" is
+    ("物流五天没更新了", "shipping.lost-damaged"), ("物流一个星期没更新了", "shipping.lost-damaged"),  # the tracking
+    ("My tracking hasn't moved in a week", "shipping.lost-damaged"),
     # neighbours
+    ("物流怎么查？", "shipping.tracking"), ("我的快递单号在哪看？", "shipping.tracking"),
     ("I opened the headphones box but never used them, can I return?", "returns.restocking-fee"),
     ("Can I return an open box laptop?", "returns.restocking-fee"),
     ("I opened the box and the TV works fine but I don't want it anymore. Is there a fee?", "returns.restocking-fee"),
