@@ -81,6 +81,10 @@ _SHIPPED = re.compile(r"\b(already|has|have|it'?s|was|were) (been )?(shipped|dis
 _NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?(shipped|dispatched)\b|"
                           r"还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)
 _CANCEL = re.compile(r"\bcancel|取消", re.I)
+# Charged already, for an order cancelled: the authorization hold that drops off, not the free cancellation
+# ("I was charged for an order I cancelled within 10 minutes. When will that money come back?"; stop 51).
+_CHARGED = re.compile(r"\b(was|were|been|got|still) (charged|billed)\b|\bcharged me\b|扣了|已扣|已经扣|被扣|扣款了", re.I)
+HOLD_SECTION = "payment.double-charge"
 _DELIVERY_TIME_SECTIONS = frozenset({"shipping.standard", "shipping.express"})  # "how long" and "how much" find them
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch"})
 
@@ -273,6 +277,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
             and _RETURN.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
+    if (intent is None and hits and hits[0].section.id in (CANCELLATION_SECTION, "refunds.timing")
+            and _CANCEL.search(text) and _CHARGED.search(text)):
+        hits = lead_with(hits[0].score, hits, kb.get(HOLD_SECTION, lang))
     if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _DELIVERED.search(text):
         # past cancelling: the return window, and what to do after shipment, in the cancellation's place
         lead = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang), kb.get(AFTER_SHIPMENT_SECTION, lang))

@@ -24,7 +24,15 @@ from tests.chatbot.test_outline_points import _planner_points
     # tracking that has stopped: the lost parcels (report within 30 days), as "My tracking hasn't updated" is
     ("物流五天没更新了", "shipping.lost-damaged"), ("物流一个星期没更新了", "shipping.lost-damaged"),  # the tracking
     ("My tracking hasn't moved in a week", "shipping.lost-damaged"),
+    # charged already for an order cancelled: the authorization hold that drops off, not the free cancellation
+    ("I was charged for an order I cancelled within 10 minutes. When will that money come back?",
+     "payment.double-charge"),
+    ("You charged me even though I cancelled!", "payment.double-charge"),
+    ("订单取消了但是钱被扣了，什么时候退回来？", "payment.double-charge"), ("我取消了订单，为什么还扣了钱？", "payment.double-charge"),
     # neighbours
+    ("If I cancel my order, will I be charged?", "orders.cancellation"),
+    ("Will I get charged a fee if I cancel?", "orders.cancellation"),
+    ("I cancelled my order. When will I get a refund?", "orders.cancellation"),
     ("物流怎么查？", "shipping.tracking"), ("我的快递单号在哪看？", "shipping.tracking"),
     ("I opened the headphones box but never used them, can I return?", "returns.restocking-fee"),
     ("Can I return an open box laptop?", "returns.restocking-fee"),
@@ -56,6 +64,9 @@ def test_a_plea_alone_is_still_the_scope(kb, question):
      "rug itself is fine. How do I start the return?", {"returns.process"}, {"returns.restocking-fee"}),
     ("You expect me to keep the box?? I threw it out. Can I still return the chair or not?", {"returns.condition"},
      {"returns.restocking-fee"}),
+    # charged after cancelling within the hour: the hold, and the cancellation that was free
+    ("I cancelled within like 20 minutes and you STILL charged my card. Explain.",
+     {"payment.double-charge", "orders.cancellation"}, set()),
     # neighbours: a defect's claim keeps the defect's outline
     ("耳机坏了，怎么申请？", {"warranty.claims", "warranty.electronics"}, set()),
     ("手机买了两个月坏了，保修吗？怎么申请？", {"warranty.electronics", "warranty.claims"}, {"warranty.protection-plan"})])
