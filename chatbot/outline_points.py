@@ -49,14 +49,17 @@ def _best_section_without(kb: KnowledgeBase, message: str, lang: str, left_out: 
     return hits[0].section.id if hits and hits[0].score >= bar else one_section_intent(kb, rest, lang, hits, bar)
 
 
-def how_to_section(kb: KnowledgeBase, message: str, lang: str) -> str | None:
+def how_to_section(kb: KnowledgeBase, message: str, lang: str, previous: str | None = None) -> str | None:
     """Where a question of ``message`` asks how to do what it tells it wants ("How do I do it?", `_HOW_TO_DO_IT`),
-    the section that says how: the how-to section of the told request's category (`_HOW_TO_SECTIONS`: "I want to
-    return a lamp" finds the return window best, and the return process says how), or the told part's best
-    section; None where no question asks that or what it tells clears no in-scope bar."""
+    or, told nothing, what the conversation's ``previous`` message was about ("怎么申请？" after "我想退一条地毯"), the
+    section that says how: the how-to section of the told request's category (`_HOW_TO_SECTIONS`: "I want to return
+    a lamp" finds the return window best, and the return process says how), or the told part's best section; None
+    where no question asks that or what it tells clears no in-scope bar."""
     if not any(_HOW_TO_DO_IT.match(question) for question in questions_asked(message)):
         return None
     told = _best_section_without(kb, message, lang, asking_clauses(message))
+    if told is None and previous:
+        told = _best_section_without(kb, previous, lang, [])
     return _HOW_TO_SECTIONS.get(kb.get(told, lang).category, told) if told else None
 
 

@@ -159,7 +159,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         dated, undated = kb.dated_sections(question, lang)
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased,
                                            h.section.id in undated))  # stable
-    if how_to := how_to_section(kb, question, lang):
+    if how_to := how_to_section(kb, question, lang, previous if query != message else None):
         if shape_mode(question) == "direct":  # "I want to return a lamp. How do I do it?": the process, not the window
             hits = lead_with(max([h.score for h in hits], default=bar), hits, kb.get(how_to, lang))
         elif how_to not in {h.section.id for h in hits}:  # a point the outline asks for (`sections_asked`) where

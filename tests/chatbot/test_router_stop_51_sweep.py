@@ -73,3 +73,15 @@ def test_a_plea_alone_is_still_the_scope(kb, question):
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
     ids = {h.section.id for h in _planner_points(kb, question)}
     assert wanted <= ids and not ids & unwanted
+
+
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    # "怎么申请？", "How do I do it?" told nothing: what the previous message wants (the warranty claim, the window)
+    ("我想退一条地毯", "怎么申请？", "returns.process"), ("退货怎么弄？", "怎么申请？", "returns.process"),
+    ("I want to return a lamp", "How do I do it?", "returns.process"),
+    ("耳机坏了", "怎么申请？", "warranty.claims"), ("I want to cancel my order", "How do I do it?", "orders.cancellation"),
+    # "when will it come?" asks how long of the previous topic (refused)
+    ("Do you ship to Canada?", "when will it come?", "shipping.international")])
+def test_follow_ups_are_answered_from_the_previous_topic(kb, previous, question, section_id):
+    route = RuleRouter(kb).route(question, previous=previous)
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
