@@ -60,7 +60,9 @@ _JOINING_WORDS = re.compile(rf"\b(and|also|plus|as well as)\b|{_OR_AN_ACTION}|�
 # nothing about what it asks: "quick" is express shipping's word, "在吗？" a question of its own.
 _COURTESY = re.compile(
     r"^[\W_]*(hi|hello|hey|good (morning|afternoon|evening)|(is )?any ?one there|are you there|quick question|"
-    r"one more (thing|question)|sorry to bother you|sorry|excuse me|thanks?( you)?( so much| a lot| very much)?|"
+    r"one more (thing|question)|one more(?=\s*[:：])|sorry to bother you|sorry|excuse me|"
+    r"thanks?( you)?( so much| a lot| very much)?( for (the|your|all (the|your)) (help|time|assistance|answer|info)"
+    r"( earlier| before| so far| again)?)?|"
     r"i hope (you('re| are)( doing)? well|this (message |email |e-mail )?finds you well|you can help)|"
     r"ok(ay)?|great|um+|uh+|well|so|hope you can help|and|also|but|i (love|like) (your|this) (store|shop|site|website)|"
     r"(just )?to (confirm|double[- ]check)|hold on|wait|确认一下|确认下|"  # "confirm" is the e-mail change's word
@@ -73,6 +75,7 @@ _CLOSING = re.compile(
     r"(?<=[.!?。！？])\s*((thanks?( you)?( so much| very much| a lot| in advance)?( for (your|the|all your) "
     r"(time|help|assistance|patience))?|(best |kind |warm )?regards|cheers|best)\b[\s\W]*([a-z]+\W*){0,2}"
     r"|(please\s+)?help( me)?( please| asap)?\W*|any help (would be|is) (much |greatly )?appreciated\W*"
+    r"|(i (really )?)?need (some )?help( please)?\W*|(can|could) (you|someone|anyone) (please )?help( me)?( please)?\W*"
     r"|谢谢(您|你)?(的帮助)?\W*|感谢(您|你)?的?(帮助|耐心)?\W*|求助\W*|求救\W*|帮帮我\W*)$", re.I)
 
 # Contact details a customer gives ("my email is jo@example.com", "call me at 555-123-4567", "我的手机号是13800138000")

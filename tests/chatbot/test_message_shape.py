@@ -149,6 +149,12 @@ def test_a_plea_for_help_that_closes_a_message_is_set_aside():
     assert strip_courtesy("I was charged twice. Please help asap!") == "I was charged twice."
     assert strip_courtesy("My refund is late. Any help would be appreciated.") == "My refund is late."
     assert strip_courtesy("包裹被拆开了，少了两件东西。求助！") == "包裹被拆开了，少了两件东西。"
+    assert strip_courtesy("My order never arrived. I need help!") == "My order never arrived."
+    assert strip_courtesy("My order never arrived. Can you help me?") == "My order never arrived."
+    # Thanks for earlier help opens a message too ("help" found standard shipping's "how long", stop 51).
+    assert strip_courtesy("Thanks for the help earlier. One more: how long do refunds take?") == (
+        "how long do refunds take?")
+    assert strip_courtesy("One more item arrived broken") == "One more item arrived broken"
     # A plea alone, or one that asks for something, stays.
     for whole in ("Help!", "Please help me", "Can you help me track my order?", "I need help with my password."):
         assert strip_courtesy(whole) == whole

@@ -39,6 +39,9 @@ from tests.chatbot.test_outline_points import _planner_points
     ("I opened the box and the TV works fine but I don't want it anymore. Is there a fee?", "returns.restocking-fee"),
     ("I threw away the box. Can I still return the blender?", "returns.condition"),
     ("I was charged twice. Please help asap!", "payment.double-charge"),
+    ("My order never arrived. I need help!", "shipping.lost-damaged"),  # refused
+    ("Thanks for the help earlier. One more: how long do refunds take?", "refunds.timing"),  # standard shipping
+    ("Thanks for the help earlier. Also, what time do I need to order by for same-day shipping?", "shipping.dispatch"),
     ("Can you help me track my order?", "shipping.tracking"),
     ("保修怎么申请？", "warranty.claims"),
     ("申请退货后多久退款？", "refunds.timing"),
