@@ -89,6 +89,11 @@ _DELIVERY_TIME_SECTIONS = frozenset({"shipping.standard", "shipping.express"})  
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch"})
 
 
+def mentions_a_return(text: str) -> bool:
+    """Whether ``text`` speaks of returning something ("I want to return it", "想退", "寄回")."""
+    return bool(_RETURN.search(to_simplified(text)))
+
+
 def says_it_shipped(text: str) -> bool:
     """Whether ``text`` says the order has shipped ("It already shipped", "It was dispatched", "已经发货了")."""
     return bool(_SHIPPED.search(to_simplified(text)))

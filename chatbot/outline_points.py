@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
 from chatbot.category_overviews import OVERVIEW_POINTS, overview_categories
-from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, one_section_intent
+from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, mentions_a_return, one_section_intent
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
 
@@ -33,6 +33,9 @@ _HOW_TO_DO_IT = re.compile(r"^\W*(?:and\s+)?how\s+(?:do|can|should|would)\s+(?:i
                            r"^\W*(?:and\s+|so\s+)?(?:what\s+is|what's|whats)\s+the\s+(?:process|procedure|steps)\W*$|"
                            r"^\W*(?:那)?(?:流程|手续|步骤)是(?:什么|怎样的?)\W*$", re.I)
 _HOW_TO_SECTIONS = {"returns": "returns.process", "warranty": "warranty.claims"}
+# A defect within the return window is handled as a return: where the message tells of returning it, the return
+# process says how (stop 51: "我买的台灯有点问题，想退，流程是什么？" got the warranty claim).
+_EARLY_DEFECTS = "warranty.early-defects"
 # "要几天？" beside a question about a refund asks when the refund comes ("退款是退到原支付方式吗？要几天？" was
 # outlined with the refund method alone): the how-long section of the other questions' category.
 _HOW_LONG_SECTIONS = {"refunds": "refunds.timing"}
@@ -60,6 +63,8 @@ def how_to_section(kb: KnowledgeBase, message: str, lang: str, previous: str | N
     told = _best_section_without(kb, message, lang, asking_clauses(message))
     if told is None and previous:
         told = _best_section_without(kb, previous, lang, [])
+    if told == _EARLY_DEFECTS and mentions_a_return(f"{previous or ''} {message}"):
+        return _HOW_TO_SECTIONS["returns"]
     return _HOW_TO_SECTIONS.get(kb.get(told, lang).category, told) if told else None
 
 
