@@ -8,7 +8,8 @@ from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
 from chatbot.category_overviews import OVERVIEW_POINTS, overview_categories
-from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, mentions_a_return, one_section_intent
+from chatbot.intents import (OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, intent_hits, mentions_a_return,
+                             one_section_intent)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
 
@@ -49,6 +50,9 @@ def _best_section_without(kb: KnowledgeBase, message: str, lang: str, left_out: 
     if not rest.strip():
         return None
     hits, bar = kb.search(rest, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(rest, lang)
+    lead, intent = intent_hits(kb, rest, lang, hits, bar)
+    if intent == "defect":  # "My blender broke after 10 days.": the defect's, not the bank's time ("10 days")
+        return lead[0].section.id
     return hits[0].section.id if hits and hits[0].score >= bar else one_section_intent(kb, rest, lang, hits, bar)
 
 

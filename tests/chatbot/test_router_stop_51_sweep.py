@@ -25,6 +25,7 @@ from tests.chatbot.test_outline_points import _planner_points
     ("我买的台灯有点问题，想退，流程是什么？", "returns.process"),
     ("My headphones have a problem, I want to send them back. How do I do it?", "returns.process"),
     ("我的耳机有点问题，怎么申请？", "warranty.claims"),  # no return told: the claim
+    ("My blender broke after 10 days. How do I do it?", "warranty.claims"),  # the bank's time ("10 days")
     # tracking that has stopped: the lost parcels (report within 30 days), as "My tracking hasn't updated" is
     ("物流五天没更新了", "shipping.lost-damaged"), ("物流一个星期没更新了", "shipping.lost-damaged"),  # the tracking
     ("My tracking hasn't moved in a week", "shipping.lost-damaged"),
