@@ -43,9 +43,10 @@ _HOW_LONG_SECTIONS = {"refunds": "refunds.timing"}
 
 
 def _best_section_without(kb: KnowledgeBase, message: str, lang: str, left_out: list[str]) -> str | None:
-    """The id of the best section of ``message`` without the clauses ``left_out``, where it clears the in-scope
-    bar, or else of that part's return or refund intent (`intents.one_section_intent`: "我想退一条两周前买的地毯" is
-    a return, which its bigrams did not find)."""
+    """The id of the best section of ``message`` without the clauses ``left_out``: its defect's lead section where
+    it tells of a defect (`intents.intent_hits`), else its best hit where that clears the in-scope bar, else that
+    part's return or refund intent's (`intents.one_section_intent`: "我想退一条两周前买的地毯" is a return, which its
+    bigrams did not find)."""
     rest = " ".join(clause for clause in clauses(message) if clause not in left_out)
     if not rest.strip():
         return None
