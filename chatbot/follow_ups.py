@@ -7,7 +7,7 @@ import re
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.category_overviews import named_categories
-from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, lead_with, says_it_shipped
+from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, intent_hits, lead_with, says_it_shipped
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, is_open_question
 from chatbot.text_terms import tokenize, word_terms
@@ -168,7 +168,9 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
                    k: int) -> list[ScoredSection] | None:
     """The top ``k`` sections of ``previous`` and ``message`` together, when ``message`` reads as a follow-up of
     ``previous``; else None. A follow-up is short (at most `FOLLOW_UP_MAX_WORDS` words or Chinese characters,
-    stopwords aside), the two together find a section that clears the in-scope bar, and ``message``'s own words
+    stopwords aside), the two together find a section that clears the in-scope bar (or their intent's sections do,
+    `intents.intent_hits`: "How do I do it?" after "My headphones broke after 3 months"; a question that names
+    nothing is searched by ``previous`` alone), and ``message``'s own words
     score at least `FOLLOW_UP_OWN_SHARE` of the bar on that section, or every word of it asks about the previous
     topic ("How long does that take?", "那要等多长时间？", `_ABOUT_IT_WORDS`) or names nothing ("What do I do now?",
     `message_shape.is_open_question`), or it asks "what about" something it names too little alone to find
@@ -191,9 +193,16 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     if not previous or not previous.strip() or len(word_terms(message)) > most:
         return None
     query, everything = f"{previous}\n{message}", len(kb.sections(lang))
-    hits = kb.search(query, lang=lang, k=everything)
-    if not hits or hits[0].score < in_scope_bar(query, lang):
-        return None
+    # a question that names nothing asks of the previous message alone ("what are my options?" after a broken pair
+    # of headphones: "options" found the shipping options)
+    hits = kb.search(previous if is_open_question(message) else query, lang=lang, k=everything)
+    bar = in_scope_bar(query, lang)
+    if not hits or hits[0].score < bar:
+        # a question after a story the search misses ("How do I do it?" after "My headphones broke after 3
+        # months"): the story's intent's sections
+        hits, intent = intent_hits(kb, query, lang, hits, bar) if asking_clauses(message) else (hits, None)
+        if intent is None:
+            return None
     own_hits = kb.search(message, lang=lang, k=everything)
     own_score = {h.section.id: h.score for h in own_hits}
     bar = in_scope_bar(message, lang)

@@ -283,8 +283,10 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and hits[0].section.id in (CANCELLATION_SECTION, "refunds.timing")
-            and _CANCEL.search(text) and _CHARGED.search(text)):  # charged for an order cancelled: the hold
-        hits = lead_with(hits[0].score, hits, kb.get(HOLD_SECTION, lang))
+            and _CANCEL.search(text) and _CHARGED.search(text)):  # charged for an order cancelled: the hold, and
+        # not the refund timing of a return that "money back" names
+        hits = [h for h in lead_with(hits[0].score, hits, kb.get(HOLD_SECTION, lang))
+                if h.section.id != "refunds.timing"]
     if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _DELIVERED.search(text):
         # past cancelling: the return window, and what to do after shipment, in the cancellation's place
         lead = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang), kb.get(AFTER_SHIPMENT_SECTION, lang))

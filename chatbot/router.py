@@ -20,7 +20,7 @@ from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
-from chatbot.message_shape import (GREETING, asked_part, asking_clauses, plain_message,
+from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
                                    shape_mode)
 from chatbot.separate_requests import separate_requests
 from chatbot.spelling import correct_typos
@@ -116,7 +116,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
         named_product = intent == "overview" and topic_intent is None and bool(topic_hits) and (
             topic_hits[0].section.id in PRODUCT_SECTIONS)  # "保修多久呀" after "我买了个蓝牙耳机": the headphones' term
-        if topic_intent in _TOPIC_INTENTS[intent] or named_product:
+        # and a question that names nothing, a defect ("怎么办？" after "椅子收到的时候腿就断了" got the refund timing)
+        open_defect = intent is None and topic_intent == "defect" and is_open_question(message)
+        if topic_intent in _TOPIC_INTENTS[intent] or named_product or open_defect:
             hits, intent = topic_hits, topic_intent
     told = query != message and not asking_clauses(message)  # a follow-up that asks nothing: it tells
     own = kb.search(message, lang=lang, k=k) if told and intent is None else []  # the message's own sections

@@ -1,0 +1,46 @@
+"""Stop 52's sweep (follow-ups after a story, and the charge after a cancellation): the messages the rule router
+refused or answered from the wrong section, each from its own section now, and the neighbours that must not move
+(no model)."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.router import RuleRouter
+
+
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    # a defect the search alone finds under the bar (its intent finds it), then a question that names nothing
+    ("My headphones broke after 3 months", "How do I do it?", "warranty.claims"),  # refused
+    ("My headphones broke after 3 months", "what are my options?", "warranty.electronics"),  # the shipping options
+    ("My headphones broke after 3 months", "can you help?", "warranty.electronics"),  # refused
+    ("My laptop stopped working after 2 months", "what should I do?", "warranty.electronics"),  # refused
+    ("My chair arrived with a broken leg", "How do I get it fixed?", "warranty.early-defects"),  # refused
+    ("The mug arrived cracked", "How do I get it replaced?", "shipping.lost-damaged"),  # the warranty claim
+    ("椅子收到的时候腿就断了", "怎么办？", "warranty.early-defects"),  # the refund timing (收到)
+    ("我的耳机用了半年坏了", "怎么办？", "warranty.electronics"),
+    # "can you help?" after a request asks for help with it (refused: "help" is the scope's word)
+    ("My order never arrived", "can you help?", "shipping.lost-damaged"),
+    ("I was double charged", "can you help?", "payment.double-charge"),
+    ("My package says delivered but it isn't here", "can you help me?", "shipping.lost-damaged"),
+    ("I want to cancel my order", "could you help me with that?", "orders.cancellation"),
+    # neighbours: a how-to follow-up keeps the section that says how
+    ("My TV stopped working.", "How do I claim?", "warranty.claims"),
+    ("沙发腿断了，保修吗？", "怎么申请？", "warranty.claims"),
+    ("I want to return a lamp", "How do I do it?", "returns.process"),
+    # charged for an order cancelled: the hold that drops off, not a return's refund timing ("money back")
+    (None, "I cancelled my order but I was still charged. When do I get my money back?", "payment.double-charge"),
+    (None, "I cancelled my order. When will I get a refund?", "orders.cancellation"),  # not charged: as before
+    (None, "Can you help me track my order?", "shipping.tracking")])
+def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
+    route = RuleRouter(kb).route(question, previous=previous)
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+def test_a_how_to_follow_up_stays_one_point(kb):
+    """A follow-up that asks how ("How do I claim?") is answered by the section that says how alone."""
+    assert RuleRouter(kb).route("How do I claim?", previous="My TV stopped working.").mode == "direct"
+
+
+@pytest.mark.parametrize("question", ["can you help?", "Could you help me?", "How do I get it fixed?"])
+def test_a_plea_with_nothing_before_it_is_still_the_scope(kb, question):
+    assert RuleRouter(kb).route(question).mode == "refuse"
