@@ -8,8 +8,8 @@ from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
 from chatbot.category_overviews import OVERVIEW_POINTS, overview_categories
-from chatbot.intents import (OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, intent_hits, mentions_a_return,
-                             one_section_intent)
+from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, intent_hits,
+                             mentions_a_return, one_section_intent)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
 
@@ -33,7 +33,8 @@ _HOW_TO_DO_IT = re.compile(r"^\W*(?:and\s+)?how\s+(?:do|can|should|would)\s+(?:i
                            # "I want to return back the shoes …, what is the process?" (stop 45's sweep: the window)
                            r"^\W*(?:and\s+|so\s+)?(?:what\s+is|what's|whats)\s+the\s+(?:process|procedure|steps)\W*$|"
                            r"^\W*(?:那)?(?:流程|手续|步骤)是(?:什么|怎样的?)\W*$", re.I)
-_HOW_TO_SECTIONS = {"returns": "returns.process", "warranty": "warranty.claims"}
+_HOW_TO_SECTIONS = {"returns": "returns.process", "refunds": "returns.process",  # a refund comes of a return
+                    "warranty": "warranty.claims"}
 # A defect within the return window is handled as a return: where the message tells of returning it, the return
 # process says how (stop 51: "我买的台灯有点问题，想退，流程是什么？" got the warranty claim).
 _EARLY_DEFECTS = "warranty.early-defects"
@@ -54,7 +55,11 @@ def _best_section_without(kb: KnowledgeBase, message: str, lang: str, left_out: 
     lead, intent = intent_hits(kb, rest, lang, hits, bar)
     if intent == "defect":  # "My blender broke after 10 days.": the defect's, not the bank's time ("10 days")
         return lead[0].section.id
-    return hits[0].section.id if hits and hits[0].score >= bar else one_section_intent(kb, rest, lang, hits, bar)
+    if hits and hits[0].score >= bar:
+        return hits[0].section.id
+    # a told part that is its intent alone is that intent's too ("我要退款", which names nothing besides)
+    return one_section_intent(kb, rest, lang, hits, bar) or (lead[0].section.id if intent in ONE_SECTION_INTENTS
+                                                             else None)
 
 
 def how_to_section(kb: KnowledgeBase, message: str, lang: str, previous: str | None = None) -> str | None:
@@ -104,23 +109,27 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         if (not hits or hits[0].score < bar) and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
             asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son,": the return window
             continue
-        if (hits and hits[0].score >= bar
-                and not asks_about_the_topic(question)
-                and (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
-                     or hits[0].section.category == hits[1].section.category
-                     or _named_alone(kb, question, lang, hits))):
+        if not hits or hits[0].score < bar or asks_about_the_topic(question):
+            continue
+        named = _named_alone(kb, question, lang, hits)
+        if (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
+                or hits[0].section.category == hits[1].section.category or named == hits[0].section.id):
             asked.setdefault(hits[0].section.id, n)
+        elif named and lang == "zh" and hits[1].score >= bar:  # "退款怎么申请？": the return process its phrase
+            # names, though the bigram "申请" finds the warranty claim a little better (an English phrase names less:
+            # "can I add the missing item?" asks to add it, not about the lost parcels)
+            asked.setdefault(named, n)
     for n, question in enumerate(questions):  # a question that names an asked section by a phrase asks it there
         for section_id in kb.phrase_sections(question, lang) & asked.keys():
             asked[section_id] = min(asked[section_id], n)
     return asked
 
 
-def _named_alone(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection]) -> bool:
-    """Whether a keyword phrase of ``question`` names its best hit and not the second ("退货怎么申请？": the return
-    process, though "申请" finds the warranty claim nearly as well)."""
-    phrased = kb.phrase_sections(question, lang)
-    return hits[0].section.id in phrased and hits[1].section.id not in phrased
+def _named_alone(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection]) -> str | None:
+    """The one of ``question``'s two best hits that a keyword phrase of it names, where it names one of them and not
+    the other ("退货怎么申请？": the return process, though "申请" finds the warranty claim nearly as well), else None."""
+    phrased = [h.section.id for h in hits[:2] if h.section.id in kb.phrase_sections(question, lang)]
+    return phrased[0] if len(phrased) == 1 else None
 
 
 def answers_each_question(message: str, asked: Collection[str]) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
+from tests.chatbot.test_outline_points import _planner_points
 
 
 @pytest.mark.parametrize(("previous", "question", "section_id"), [
@@ -30,7 +31,9 @@ from chatbot.router import RuleRouter
     # charged for an order cancelled: the hold that drops off, not a return's refund timing ("money back")
     (None, "I cancelled my order but I was still charged. When do I get my money back?", "payment.double-charge"),
     (None, "I cancelled my order. When will I get a refund?", "orders.cancellation"),  # not charged: as before
-    (None, "Can you help me track my order?", "shipping.tracking")])
+    (None, "Can you help me track my order?", "shipping.tracking"),
+    # a refund or an exchange, then how to apply: the return process, the exchanges (the warranty claim, by "申请")
+    (None, "我要退款，怎么申请？", "returns.process"), (None, "换货怎么申请？", "returns.exchanges")])
 def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
     route = RuleRouter(kb).route(question, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
@@ -44,3 +47,19 @@ def test_a_how_to_follow_up_stays_one_point(kb):
 @pytest.mark.parametrize("question", ["can you help?", "Could you help me?", "How do I get it fixed?"])
 def test_a_plea_with_nothing_before_it_is_still_the_scope(kb, question):
     assert RuleRouter(kb).route(question).mode == "refuse"
+
+
+@pytest.mark.parametrize(("question", "wanted", "unwanted"), [
+    # "怎么申请？" (how do I apply?) asked of a refund or an exchange: the return process or the exchanges its phrase
+    # names, not the warranty claim that the bigram "申请" finds a little better
+    ("退款怎么申请？多久到账？", {"returns.process", "refunds.bank-processing"}, {"warranty.claims"}),  # no process
+    ("退款怎么申请？钱退到哪里？", {"returns.process", "refunds.method"}, {"warranty.claims"}),  # no process
+    ("换货怎么申请？要多久？", {"returns.exchanges"}, {"warranty.claims"}),  # the claim alone
+    ("怎么申请换货？有没有费用？", {"returns.exchanges"}, {"warranty.claims"}),  # the claim alone
+    # neighbours: the warranty's own claim, and an English question that names a lost item
+    ("保修怎么申请？需要什么材料？", {"warranty.claims"}, set()),
+    ("I placed an order 20 minutes ago with the wrong address and forgot an item. Can I cancel or fix the address, "
+     "and can I add the missing item?", {"orders.adding-items", "orders.address-change"}, {"shipping.lost-damaged"})])
+def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
+    ids = {h.section.id for h in _planner_points(kb, question)}
+    assert wanted <= ids and not ids & unwanted
