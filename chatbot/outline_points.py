@@ -8,8 +8,8 @@ from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
 from chatbot.category_overviews import OVERVIEW_POINTS, overview_categories
-from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, intent_hits,
-                             mentions_a_return, one_section_intent)
+from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, TRANSIT_DAMAGE_SECTION,
+                             intent_hits, mentions_a_return, one_section_intent)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
 
@@ -182,8 +182,11 @@ def select_points(hits: list[ScoredSection], asked: Mapping[str, int] = MappingP
               or h.score >= product_bar]
     if only_asked:  # the product's term a defect leads with stays ("My sofa frame cracked after 2 years. Is that
         # covered and how do I claim?" lost the 5 years on frames; stop 49's sweep)
+        # nor the damaged parcels that a product broken when it came puts level with the best hit (`intent_hits`):
+        # "…it came with a cracked base. can i send it back and who pays postage?" (stop 51's sweep)
         chosen = [h for h in chosen if h.section.id in asked or h.section.id in phrased
-                  or (h is best and h.section.id in PRODUCT_SECTIONS)]
+                  or (h is best and h.section.id in PRODUCT_SECTIONS)
+                  or (h.section.id == TRANSIT_DAMAGE_SECTION and h.score >= best.score)]
         in_order = iter(sorted((h for h in chosen if h.section.id in asked), key=lambda h: asked[h.section.id]))
         chosen = [next(in_order) if h.section.id in asked else h for h in chosen]  # a phrased one keeps its place
     required = [h for h in chosen if h.section.id in asked][:MAX_POINTS]

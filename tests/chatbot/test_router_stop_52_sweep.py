@@ -24,6 +24,10 @@ from tests.chatbot.test_outline_points import _planner_points
     ("I was double charged", "can you help?", "payment.double-charge"),
     ("My package says delivered but it isn't here", "can you help me?", "shipping.lost-damaged"),
     ("I want to cancel my order", "could you help me with that?", "orders.cancellation"),
+    # a parcel damaged or opened, told after a return's question: the damaged parcels (the return window)
+    ("Can I return a lamp?", "It arrived open and something is missing. Help?", "shipping.lost-damaged"),
+    ("Can I return a lamp?", "It arrived damaged", "shipping.lost-damaged"),
+    ("Can I return a lamp?", "I paid with PayPal", "returns.time-limit"),  # a detail of the return: as before
     # neighbours: a how-to follow-up keeps the section that says how
     ("My TV stopped working.", "How do I claim?", "warranty.claims"),
     ("沙发腿断了，保修吗？", "怎么申请？", "warranty.claims"),
@@ -56,6 +60,9 @@ def test_a_plea_with_nothing_before_it_is_still_the_scope(kb, question):
     ("退款怎么申请？钱退到哪里？", {"returns.process", "refunds.method"}, {"warranty.claims"}),  # no process
     ("换货怎么申请？要多久？", {"returns.exchanges"}, {"warranty.claims"}),  # the claim alone
     ("怎么申请换货？有没有费用？", {"returns.exchanges"}, {"warranty.claims"}),  # the claim alone
+    # a product that came broken, then a return's questions: the damaged parcels too (the return process alone)
+    ("hi, i ordered a desk lamp last week and it came with a cracked base. can i send it back and who pays postage?",
+     {"returns.process", "returns.shipping-fees", "shipping.lost-damaged"}, set()),
     # neighbours: the warranty's own claim, and an English question that names a lost item
     ("保修怎么申请？需要什么材料？", {"warranty.claims"}, set()),
     ("I placed an order 20 minutes ago with the wrong address and forgot an item. Can I cancel or fix the address, "
