@@ -109,6 +109,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     message = query or question
     searched = follow_up_hits(kb, message, previous, lang, k)
     query = message if searched is None else f"{previous}\n{message}"
+    followed = previous if query != message else None  # the previous message, where this one follows it up
     searched = kb.search(query, lang=lang, k=k) if searched is None else searched
     bar = in_scope_bar(query, lang)
     hits, intent = intent_hits(kb, question, lang, searched, bar)
@@ -163,13 +164,13 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         dated, undated = kb.dated_sections(question, lang)
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased,
                                            h.section.id in undated))  # stable
-    if how_to := how_to_section(kb, question, lang, previous if query != message else None):
+    if how_to := how_to_section(kb, question, lang, followed):
         if shape_mode(question) == "direct":  # "I want to return a lamp. How do I do it?": the process, not the window
             hits = lead_with(max([h.score for h in hits], default=bar), hits, kb.get(how_to, lang))
         elif how_to not in {h.section.id for h in hits}:  # a point the outline asks for (`sections_asked`) where
             # the search missed it: "我想退一条两周前买的地毯，怎么申请？退款多久到账？" (a return, told in bigrams it finds none)
             hits = [*hits, ScoredSection(kb.get(how_to, lang), bar)]
-    if ships_abroad(kb, question, hits, intent, lang, message, previous if query != message else None):
+    if ships_abroad(kb, question, hits, intent, lang, message, followed):
         # "express to Canada?" too; the domestic times and prices, which a place abroad does not get, only where the
         # message names them ("ship to Canada and how much" had the standard and express shipping's, stop 44's sweep)
         named = kb.phrase_sections(question, lang)
