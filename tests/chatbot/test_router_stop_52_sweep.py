@@ -36,6 +36,11 @@ from tests.chatbot.test_outline_points import _planner_points
     (None, "I cancelled my order but I was still charged. When do I get my money back?", "payment.double-charge"),
     (None, "I cancelled my order. When will I get a refund?", "orders.cancellation"),  # not charged: as before
     (None, "Can you help me track my order?", "shipping.tracking"),
+    # two pending charges for one order: the hold that drops off (the charge's timing, by "pending charge")
+    (None, "I see two pending charges of $62.40 for one order. How many days until the extra one falls off?",
+     "payment.double-charge"),
+    (None, "There are 2 pending charges on my card for one order", "payment.double-charge"),
+    (None, "When does the pending charge go away?", "payment.charge-timing"),  # one: as before
     # a refund or an exchange, then how to apply: the return process, the exchanges (the warranty claim, by "申请")
     (None, "我要退款，怎么申请？", "returns.process"), (None, "换货怎么申请？", "returns.exchanges")])
 def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
