@@ -252,6 +252,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
+    if intent == "defect" and _DEFECT_SECTIONS[2] in kb.phrase_sections(text, lang):  # an accident the coverage
+        hits = lead_with(hits[0].score, hits, kb.get(_DEFECT_SECTIONS[2], lang))  # names: "孩子把平板摔了，屏幕裂了"
     if (intent is None and hits and hits[0].section.id in _ASKED_OF_A_FINAL_ITEM | {NON_RETURNABLE_SECTION}
             and not _WHEN_WORDS.search(text) and (_RETURN.search(text) or _ONE_SECTION_INTENTS[0][1].search(text))
             and (NON_RETURNABLE_SECTION in kb.phrase_sections(text, lang) or any(

@@ -41,6 +41,13 @@ from tests.chatbot.test_outline_points import _planner_points
      "payment.double-charge"),
     (None, "There are 2 pending charges on my card for one order", "payment.double-charge"),
     (None, "When does the pending charge go away?", "payment.charge-timing"),  # one: as before
+    # an order that came without a part: the lost parcels (the return condition's "missing the charger")
+    (None, "Order 55123 arrived missing the charger. What should I do?", "shipping.lost-damaged"),
+    (None, "I am missing the charger, can I still return the laptop?", "returns.condition"),  # a return's: as before
+    # an accident told with a defect: the coverage, which excludes it, leads (the early defects)
+    (None, "My kid dropped the tablet and the screen cracked. Warranty?", "warranty.coverage"),
+    (None, "孩子把平板摔了，屏幕裂了", "warranty.coverage"),
+    (None, "My tablet screen cracked on its own after 2 weeks", "warranty.early-defects"),  # no accident: as before
     # a refund or an exchange, then how to apply: the return process, the exchanges (the warranty claim, by "申请")
     (None, "我要退款，怎么申请？", "returns.process"), (None, "换货怎么申请？", "returns.exchanges")])
 def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
