@@ -108,7 +108,7 @@ _RETURN_SENT = re.compile(r"\b(i|we)( have|'ve)? (already )?(returned|sent (\w+ 
                           r"退货了|退回去|退回了|寄回去|寄回了|寄回给你们|退货(包裹)?寄出", re.I | re.A)
 _NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
                             r"\bstill (nothing|no|waiting|haven'?t|don'?t|do not)\b|"
-                            r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|"
+                            r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|(退款|钱)还没(到|收到|退)|"
                             r"还没(消息|动静|退款|收到钱|到账|收到退款|退)|没(消息|动静|到账)", re.I | re.A)
 REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
 _RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition

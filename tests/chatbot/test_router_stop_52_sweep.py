@@ -48,6 +48,8 @@ from tests.chatbot.test_outline_points import _planner_points
     (None, "My kid dropped the tablet and the screen cracked. Warranty?", "warranty.coverage"),
     (None, "孩子把平板摔了，屏幕裂了", "warranty.coverage"),
     (None, "My tablet screen cracked on its own after 2 weeks", "warranty.early-defects"),  # no accident: as before
+    # a return sent with no refund since, in Chinese: the refund's timing first (the bank's time)
+    (None, "退货寄回去一周了，退款还没到，正常吗？", "refunds.timing"), (None, "东西寄回去十天了，钱还没收到", "refunds.timing"),
     # a refund or an exchange, then how to apply: the return process, the exchanges (the warranty claim, by "申请")
     (None, "我要退款，怎么申请？", "returns.process"), (None, "换货怎么申请？", "returns.exchanges")])
 def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
