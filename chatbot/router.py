@@ -113,7 +113,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     searched = kb.search(query, lang=lang, k=k) if searched is None else searched
     bar = in_scope_bar(query, lang)
     hits, intent = intent_hits(kb, question, lang, searched, bar)
-    own_intent = intent  # the message's, before a follow-up takes the previous message's
+    message_intent = intent  # the message's, before a follow-up takes the previous message's
     if intent in _TOPIC_INTENTS and query != message:  # a follow-up takes the previous message's intent where
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
         named_product = intent == "overview" and topic_intent is None and bool(topic_hits) and (
@@ -123,7 +123,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         if topic_intent in _TOPIC_INTENTS[intent] or named_product or open_defect:
             hits, intent = topic_hits, topic_intent
     told = query != message and not asking_clauses(message)  # a follow-up that asks nothing: it tells
-    own = kb.search(message, lang=lang, k=k) if told and own_intent is None else []  # the message's own sections
+    own = kb.search(message, lang=lang, k=k) if told and message_intent is None else []  # the message's own sections
     if own:
         # A defect told after a question is the defect's: "They don't work" after "Can I return opened headphones?"
         # got the restocking fee, which is for electronics in working condition. So is a parcel damaged or opened:
