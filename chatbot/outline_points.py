@@ -111,9 +111,10 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
             continue
         if not hits or hits[0].score < bar or asks_about_the_topic(question):
             continue
-        named = _named_alone(kb, question, lang, hits)
-        if (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
-                or hits[0].section.category == hits[1].section.category or named == hits[0].section.id):
+        clear = (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
+                 or hits[0].section.category == hits[1].section.category)
+        named = None if clear else _named_alone(kb, question, lang, hits)  # read only where the scores do not decide
+        if clear or named == hits[0].section.id:
             asked.setdefault(hits[0].section.id, n)
         elif named and lang == "zh" and hits[1].score >= bar:  # "退款怎么申请？": the return process its phrase
             # names, though the bigram "申请" finds the warranty claim a little better (an English phrase names less:
@@ -128,7 +129,8 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
 def _named_alone(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection]) -> str | None:
     """The one of ``question``'s two best hits that a keyword phrase of it names, where it names one of them and not
     the other ("退货怎么申请？": the return process, though "申请" finds the warranty claim nearly as well), else None."""
-    phrased = [h.section.id for h in hits[:2] if h.section.id in kb.phrase_sections(question, lang)]
+    named = kb.phrase_sections(question, lang)
+    phrased = [h.section.id for h in hits[:2] if h.section.id in named]
     return phrased[0] if len(phrased) == 1 else None
 
 
