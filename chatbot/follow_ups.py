@@ -196,11 +196,11 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     # a question that names nothing asks of the previous message alone ("what are my options?" after a broken pair
     # of headphones: "options" found the shipping options)
     hits = kb.search(previous if is_open_question(message) else query, lang=lang, k=everything)
-    bar = in_scope_bar(query, lang)
-    if not hits or hits[0].score < bar:
+    pair_bar = in_scope_bar(query, lang)  # the two together's; ``bar`` below is the message's own
+    if not hits or hits[0].score < pair_bar:
         # a question after a story the search misses ("How do I do it?" after "My headphones broke after 3
         # months"): the story's intent's sections
-        hits, intent = intent_hits(kb, query, lang, hits, bar) if asking_clauses(message) else (hits, None)
+        hits, intent = intent_hits(kb, query, lang, hits, pair_bar) if asking_clauses(message) else (hits, None)
         if intent is None:
             return None
     own_hits = kb.search(message, lang=lang, k=everything)
