@@ -199,9 +199,10 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
     pair_bar = in_scope_bar(query, lang)  # the two together's; ``bar`` below is the message's own
     if not hits or hits[0].score < pair_bar:
         # a question after a story the search misses ("How do I do it?" after "My headphones broke after 3
-        # months"): the story's intent's sections
+        # months"): the story's intent's sections, or the section its rules put first at the bar ("what now?" after
+        # "You sent me a blue lamp instead of the white one": the free return of a wrong item)
         hits, intent = intent_hits(kb, query, lang, hits, pair_bar) if asking_clauses(message) else (hits, None)
-        if intent is None:
+        if intent is None and (not hits or hits[0].score < pair_bar):
             return None
     own_hits = kb.search(message, lang=lang, k=everything)
     own_score = {h.section.id: h.score for h in own_hits}

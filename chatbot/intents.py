@@ -127,15 +127,15 @@ _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "retur
                                  "refunds.shipping-charges"})
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
 _RETURN = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?![订出休])|寄回", re.I | re.A)
+REFUND_WORDS = re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A)  # a refund named
 _ONE_SECTION_INTENTS = (  # the first that matches
-    ("refund", re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A), "refunds.timing"),
+    ("refund", REFUND_WORDS, "refunds.timing"),
     ("return", _RETURN, RETURN_WINDOW_SECTION),
 )
 
 ONE_SECTION_INTENTS = frozenset(intent for intent, _, _ in _ONE_SECTION_INTENTS)
 _REQUEST_SECTIONS = frozenset(section_id for _, _, section_id in _ONE_SECTION_INTENTS)
-# When a refund or return comes: asked beside a defect ("My TV broke, how long will the refund take?"), it is the
-# question.
+# When a refund or return comes, asked beside a defect ("My TV broke, how long will the refund take?"), is the question.
 _WHEN_WORDS = re.compile(r"\bhow (long|soon)\b|\bwhen\b|多久|多长|什么时候|几天", re.I | re.A)
 
 

@@ -8,8 +8,9 @@ from types import MappingProxyType
 
 from chatbot.follow_ups import asks_about_the_topic, asks_how_long
 from chatbot.category_overviews import OVERVIEW_POINTS, overview_categories
-from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, TRANSIT_DAMAGE_SECTION,
-                             intent_hits, mentions_a_return, one_section_intent)
+from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, REFUND_WORDS,
+                             TRANSIT_DAMAGE_SECTION, intent_hits, mentions_a_return, one_section_intent)
+from chatbot.chinese_script import to_simplified
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
 
@@ -101,9 +102,8 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
             asked.setdefault(how_to, n)  # "How do I do it?" after "I want to return a lamp.": the return process
             continue
-        if asks_how_long(question) and (topic := _best_section_without(kb, message, lang, [question])) and (
-                kb.get(topic, lang).category in _HOW_LONG_SECTIONS):
-            asked.setdefault(_HOW_LONG_SECTIONS[kb.get(topic, lang).category], n)  # "要几天？" beside a refund
+        if asks_how_long(question) and (how_long := _how_long_section(kb, message, lang, question)):
+            asked.setdefault(how_long, n)  # "要几天？" beside a refund
             continue
         hits, bar = kb.search(question, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(question, lang)
         if (not hits or hits[0].score < bar) and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
@@ -124,6 +124,17 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         for section_id in kb.phrase_sections(question, lang) & asked.keys():
             asked[section_id] = min(asked[section_id], n)
     return asked
+
+
+def _how_long_section(kb: KnowledgeBase, message: str, lang: str, question: str) -> str | None:
+    """The section that says how long, for ``question`` ("要几天？") asked beside the other questions of ``message``:
+    the how-long section of their best section's category (`_HOW_LONG_SECTIONS`), or the refund's where they name
+    a refund ("怎么申请退款？要多久？": the bigram "申请" finds the warranty claim best); else None."""
+    topic = _best_section_without(kb, message, lang, [question])
+    if topic and kb.get(topic, lang).category in _HOW_LONG_SECTIONS:
+        return _HOW_LONG_SECTIONS[kb.get(topic, lang).category]
+    rest = " ".join(clause for clause in clauses(message) if clause != question)
+    return _HOW_LONG_SECTIONS["refunds"] if REFUND_WORDS.search(to_simplified(rest)) else None
 
 
 def _named_alone(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection]) -> str | None:

@@ -120,7 +120,11 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             topic_hits[0].section.id in PRODUCT_SECTIONS)  # "保修多久呀" after "我买了个蓝牙耳机": the headphones' term
         # and a question that names nothing, a defect ("怎么办？" after "椅子收到的时候腿就断了" got the refund timing)
         open_defect = intent is None and topic_intent == "defect" and is_open_question(message)
-        if topic_intent in _TOPIC_INTENTS[intent] or named_product or open_defect:
+        # or the pair's lead that its rules chose where the message's own left the search's ("when will it come back?"
+        # after "I was charged for a cancelled order": the hold that drops off, not the cancellation the search found)
+        pair_lead = (intent is None and topic_intent is None and topic_hits[:1] != searched[:1]
+                     and hits[:1] == searched[:1])
+        if topic_intent in _TOPIC_INTENTS[intent] or named_product or open_defect or pair_lead:
             hits, intent = topic_hits, topic_intent
     told = query != message and not asking_clauses(message)  # a follow-up that asks nothing: it tells
     own = kb.search(message, lang=lang, k=k) if told and message_intent is None else []  # the message's own sections

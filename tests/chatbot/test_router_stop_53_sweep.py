@@ -1,0 +1,43 @@
+"""Stop 53's sweep (follow-ups whose pair a rule of `intents.intent_hits` re-leads, a wrong address told with the
+dispatch's words, and "how long?" beside a refund the search reads as a claim): the messages the rule router refused
+or answered from the wrong section, each from its own section now, and the neighbours that must not move (no
+model)."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.router import RuleRouter
+from tests.chatbot.test_outline_points import _planner_points
+
+
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    # a question that names nothing after a charge for a cancelled order: the hold that drops off (the cancellation)
+    ("I was charged for a cancelled order", "when will it come back?", "payment.double-charge"),
+    ("I was charged for a cancelled order", "how long?", "payment.double-charge"),
+    ("I placed an order an hour ago", "can I cancel it?", "orders.cancellation"),  # no charge: as before
+    ("I cancelled but still got charged", "when does it drop off?", "payment.double-charge"),  # as before
+    # a wrong item, then "what now?": the free return of a wrong item (refused: the pair scored under the bar)
+    ("You sent me a blue lamp instead of the white one", "what now?", "returns.shipping-fees"),
+    ("You sent me a blue lamp instead of the white one", "who pays for shipping?", "returns.shipping-fees"),
+    ("My package says delivered but isn't here", "what now?", "shipping.lost-damaged"),  # as before
+    # a wrong address told beside "hasn't shipped yet": the address change (the dispatch time, by that phrase)
+    (None, "I put the wrong address, the order hasn't shipped yet", "orders.address-change"),
+    (None, "I entered the wrong address on my order", "orders.address-change"),  # as before
+    (None, "I ordered at 3pm and it hasn't shipped yet", "shipping.dispatch")])  # no address: as before
+def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
+    route = RuleRouter(kb).route(question, previous=previous)
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize(("question", "wanted", "unwanted"), [
+    # "要多久？" beside a refund that "申请" reads as a warranty claim: the refund's timing (the claim as padding; or
+    # no timing at all)
+    ("怎么申请退款？要多久？", {"returns.process", "refunds.timing"}, {"warranty.claims"}),
+    ("退款如何申请？多久能到？", {"returns.process", "refunds.timing"}, {"warranty.claims"}),
+    # neighbours: the refund's own how-long questions, and a return's, as before
+    ("退款退到哪里？要几天？", {"refunds.method", "refunds.timing"}, set()),
+    ("退款怎么申请？多久到账？", {"returns.process", "refunds.bank-processing"}, {"warranty.claims"}),
+    ("换货怎么申请？要多久？", {"returns.exchanges"}, {"warranty.claims", "refunds.timing"})])
+def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
+    ids = {h.section.id for h in _planner_points(kb, question)}
+    assert wanted <= ids and not ids & unwanted
