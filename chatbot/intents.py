@@ -26,9 +26,8 @@ PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any st
 OUT_OF_SCOPE_SECTION = "contact.scope"  # describes the assistant; its keywords are topics no policy covers
 SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
 INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: others join its outline only as high
-# A product's warranty scoring this share of a payment's or account's best hit names a product a defect is about
-# ("My laptop is not charging": the electronics' 3.91 against the double charge's 5.96); "My promo code doesn't
-# work" names none.
+# A product's warranty scoring this share of a payment's or account's best hit names a product a defect is about ("My
+# laptop is not charging": the electronics' 3.91 against the double charge's 5.96); "My promo code doesn't work" none.
 PRODUCT_NAMED_SHARE = 0.5
 # The patterns are ASCII (re.A): an English word's \b then holds next to a Chinese character ("warranty多久？").
 
@@ -59,7 +58,8 @@ _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.cover
 # name "came with a broken leg").
 _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)|"
                              r"\b(arrived|came)( \w+){0,2} (broken|cracked|damaged|smashed|shattered|dented|split|"
-                             r"scratched|torn|ripped|bent|chipped)\b", re.I)
+                             r"scratched|torn|ripped|bent|chipped)\b|"
+                             r"\b(broken|cracked|damaged|smashed) \w+ (that|which) (arrived|came)\b", re.I)
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"
 CANCELLATION_SECTION = "orders.cancellation"

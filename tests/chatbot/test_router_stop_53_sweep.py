@@ -23,10 +23,26 @@ from tests.chatbot.test_outline_points import _planner_points
     # a wrong address told beside "hasn't shipped yet": the address change (the dispatch time, by that phrase)
     (None, "I put the wrong address, the order hasn't shipped yet", "orders.address-change"),
     (None, "I entered the wrong address on my order", "orders.address-change"),  # as before
-    (None, "I ordered at 3pm and it hasn't shipped yet", "shipping.dispatch")])  # no address: as before
+    (None, "I ordered at 3pm and it hasn't shipped yet", "shipping.dispatch"),  # no address: as before
+    # an exchange that has not shipped: the exchanges, whose replacement ships at the return's scan (the dispatch)
+    (None, "My exchange hasn't shipped yet, I sent the return last week", "returns.exchanges"),
+    (None, "我的换货还没发货", "returns.exchanges"), (None, "换货什么时候发出？", "returns.exchanges"),
+    (None, "When does my exchange ship?", "returns.exchanges")])  # as before
 def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
     route = RuleRouter(kb).route(question, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+@pytest.mark.parametrize("question", [
+    # a shop of bricks and mortar is no policy (the store credit, by "store")
+    "Do you have a store in Chicago?", "Do you have any stores in Texas?", "Can I visit your store?",
+    "你们在北京有门店吗？"])  # as before
+def test_physical_stores_are_out_of_scope(kb, question):
+    assert RuleRouter(kb).route(question).mode == "refuse"
+
+
+def test_store_credit_is_still_answered(kb):
+    assert RuleRouter(kb).route("Can I use my store credit in the app?").hits[0].section.id == "refunds.store-credit"
 
 
 @pytest.mark.parametrize(("question", "wanted", "unwanted"), [
@@ -37,7 +53,11 @@ def test_messages_are_answered_from_their_sections(kb, previous, question, secti
     # neighbours: the refund's own how-long questions, and a return's, as before
     ("退款退到哪里？要几天？", {"refunds.method", "refunds.timing"}, set()),
     ("退款怎么申请？多久到账？", {"returns.process", "refunds.bank-processing"}, {"warranty.claims"}),
-    ("换货怎么申请？要多久？", {"returns.exchanges"}, {"warranty.claims", "refunds.timing"})])
+    ("换货怎么申请？要多久？", {"returns.exchanges"}, {"warranty.claims", "refunds.timing"}),
+    # a product named broken before "that arrived": the damaged parcels too (the defect's sections alone)
+    ("I want my money back for the broken vase that arrived today", {"shipping.lost-damaged"}, set()),
+    ("The cracked mirror that came yesterday, can I get a replacement?", {"shipping.lost-damaged"}, set()),
+    ("My broken headphones that I bought in May", {"warranty.electronics"}, {"shipping.lost-damaged"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
     ids = {h.section.id for h in _planner_points(kb, question)}
     assert wanted <= ids and not ids & unwanted
