@@ -27,7 +27,12 @@ from tests.chatbot.test_outline_points import _planner_points
     # an exchange that has not shipped: the exchanges, whose replacement ships at the return's scan (the dispatch)
     (None, "My exchange hasn't shipped yet, I sent the return last week", "returns.exchanges"),
     (None, "我的换货还没发货", "returns.exchanges"), (None, "换货什么时候发出？", "returns.exchanges"),
-    (None, "When does my exchange ship?", "returns.exchanges")])  # as before
+    (None, "When does my exchange ship?", "returns.exchanges"),  # as before
+    # a parcel that has not come, then asked to be sent again: the lost parcels, which are reshipped (refused)
+    ("My order hasn't arrived", "can you resend it?", "shipping.lost-damaged"),
+    # a product dropped, told without a subject as Chinese tells it, and dropped on the floor (refused)
+    ("我的电视坏了", "摔的", "warranty.early-defects"), (None, "手机掉地上屏幕碎了", "warranty.coverage"),
+    (None, "收到的时候碎了，估计是运输时摔的", "shipping.lost-damaged")])  # broken on its way: as before
 def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
     route = RuleRouter(kb).route(question, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
@@ -39,6 +44,12 @@ def test_messages_are_answered_from_their_sections(kb, previous, question, secti
     "你们在北京有门店吗？"])  # as before
 def test_physical_stores_are_out_of_scope(kb, question):
     assert RuleRouter(kb).route(question).mode == "refuse"
+
+
+def test_a_dropped_product_is_answered_with_what_the_warranty_covers(kb):
+    """"摔的" (it was dropped) after a broken TV is the defect's, and its points hold the coverage, which excludes it."""
+    route = RuleRouter(kb).route("摔的", previous="我的电视坏了")
+    assert route.mode == "sot" and "warranty.coverage" in {h.section.id for h in route.hits[:4]}
 
 
 def test_store_credit_is_still_answered(kb):
