@@ -32,7 +32,11 @@ from tests.chatbot.test_outline_points import _planner_points
     ("My order hasn't arrived", "can you resend it?", "shipping.lost-damaged"),
     # a product dropped, told without a subject as Chinese tells it, and dropped on the floor (refused)
     ("我的电视坏了", "摔的", "warranty.early-defects"), (None, "手机掉地上屏幕碎了", "warranty.coverage"),
-    (None, "收到的时候碎了，估计是运输时摔的", "shipping.lost-damaged")])  # broken on its way: as before
+    (None, "收到的时候碎了，估计是运输时摔的", "shipping.lost-damaged"),
+    # refunds of sale items: the items no one can return, final sale among them (the price adjustment)
+    (None, "do u guys do refunds on sale stuff", "returns.non-returnable"),
+    (None, "My item went on sale after I bought it", "payment.price-adjustment"),  # as before
+    (None, "Who pays import taxes for Canada?", "shipping.international")])  # as before  # broken on its way: as before
 def test_messages_are_answered_from_their_sections(kb, previous, question, section_id):
     route = RuleRouter(kb).route(question, previous=previous)
     assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
@@ -41,8 +45,9 @@ def test_messages_are_answered_from_their_sections(kb, previous, question, secti
 @pytest.mark.parametrize("question", [
     # a shop of bricks and mortar is no policy (the store credit, by "store")
     "Do you have a store in Chicago?", "Do you have any stores in Texas?", "Can I visit your store?",
-    "你们在北京有门店吗？"])  # as before
-def test_physical_stores_are_out_of_scope(kb, question):
+    "你们在北京有门店吗？",  # as before
+    "Do you charge tax?"])  # sales tax is no policy (when the card is charged, by "charge")
+def test_uncovered_topics_are_out_of_scope(kb, question):
     assert RuleRouter(kb).route(question).mode == "refuse"
 
 
