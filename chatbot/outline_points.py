@@ -89,7 +89,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     order the outline keeps: "When exactly does the money come out of my account, when I order or when it ships?"
     names the charge's timing first, though its first question finds the lockout). A question whose best section is
     under the bar asks for its return or refund intent's section where it names what it asks of
-    (`intents.one_section_intent`)."""
+    (`intents.one_section_intent`), else for the one section a keyword phrase of it names, if one does."""
     questions = questions_asked(plain_message(message))
     if not 2 <= len(questions) <= MAX_POINTS:
         return {}
@@ -108,6 +108,9 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         hits, bar = kb.search(question, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(question, lang)
         if (not hits or hits[0].score < bar) and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
             asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son,": the return window
+            continue
+        if (not hits or hits[0].score < bar) and len(named := kb.phrase_sections(question, lang)) == 1:
+            asked.setdefault(*named, n)  # "还是要走保修？" after a defect told: the early defects its phrase names
             continue
         if not hits or hits[0].score < bar or asks_about_the_topic(question):
             continue
