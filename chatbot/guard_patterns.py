@@ -50,6 +50,9 @@ ESCALATION_RULES = {
         r"(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,10}?(划伤|划破|弄伤)|"
         r"烫得不能(碰|摸)|烫手|(插头|插座|电线)有?(黑印|烧黑|发黑)|(手|脚|脸|胳膊|手指|手臂)(被.{0,4}?)?(划伤|划破|弄伤)|"
         r"流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
+        # "台灯的玻璃炸了，划伤了孩子" (stop 53's sweep: the damaged parcels)
+        r"(划伤|划破|弄伤|割伤|烫伤|砸伤)了?(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她|人(?!家))|"
+        r"(玻璃|灯泡|电池|灯罩|水壶)(突然)?(炸了|炸裂|爆了|爆裂)",
         flags=re.A,
     ),
     "fraud": _rules(
@@ -95,7 +98,12 @@ ESCALATION_RULES = {
         r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|(偷偷|偷|私自|擅自)用了?我的(信用)?卡|"
         r"(没有?|未)经(过)?我的?(允许|同意)(就)?用了?我的(信用)?卡|"
         r"诈骗|欺诈|盗刷|(盗用|冒用|盗)了?我的(账户|账号|卡|信用卡|身份)|(盗用|冒用)了?我的|骗子|钓鱼|(账户|账号|卡|钱包)(被盗|被黑|被盗用|被偷)|"
-        r"(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单",
+        r"(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单|"
+        r"我(从来)?(没|没有|从没|未)下过?(这个|这笔|那个|这些)订单",  # stop 53's sweep: refused
+        # a message asking for a password or card ("I got an email asking for my password, was it you?")
+        r"\b(e-?mail|text|sms|message|call)\s+(asking|asked|that\s+asked|that\s+asks)\s+(me\s+)?for\s+my\s+"
+        r"(password|card|credit\s+card|card\s+number|login|code|verification\s+code)\b|"
+        r"(短信|邮件|电话)[^。！？!?]{0,10}(要|索要|问)我的?(密码|验证码|卡号)",
         flags=re.A,
     ),
     "legal": _rules(
@@ -134,7 +142,9 @@ ESCALATION_RULES = {
         # "Where is your manager??", "Your supervisor. Now.", "GET ME SOMEONE WHO CAN ACTUALLY HELP" (stop 46's sweep)
         r"\bwhere('?s|\s+is)\s+(your|the)\s+(manager|supervisor|boss)\b|"
         r"^\W*(your\s+)?(manager|supervisor)\W+(now|please|pls)\W*$|"
-        r"\bget\s+me\s+(someone|somebody|a\s+person)\s+who\b",
+        r"\bget\s+me\s+(someone|somebody|a\s+person)\s+who\b|"
+        # "Is there a supervisor I can talk to?" (stop 53's sweep: refused)
+        r"\b(manager|supervisor|human|person|agent)\s+(i|we)\s+(can|could)\s+(talk|speak|chat)\s+(to|with)\b",
         flags=re.A,
     ),
 }

@@ -57,6 +57,20 @@ def test_a_dropped_product_is_answered_with_what_the_warranty_covers(kb):
     assert route.mode == "sot" and "warranty.coverage" in {h.section.id for h in route.hits[:4]}
 
 
+@pytest.mark.parametrize(("question", "mode", "reason"), [
+    ("台灯的玻璃炸了，划伤了孩子", "escalate", "safety"),  # a child cut: the damaged parcels before
+    ("电池爆了", "escalate", "safety"),
+    ("我没下过这个订单", "escalate", "fraud"),  # an order the customer did not place: refused before
+    ("I got an email asking for my password, was it you?", "escalate", "fraud"),  # phishing: the password reset
+    ("Is there a supervisor I can talk to?", "escalate", "human"),  # refused before
+    # neighbours that must not escalate
+    ("我没下订单，可以先问问运费吗？", "direct", "policy"), ("手机屏幕爆了能保修吗", "direct", "policy"),
+    ("I never got the text with my code", "direct", "policy")])
+def test_hazards_fraud_and_a_human_asked_for_escalate(kb, question, mode, reason):
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason) == (mode, reason)
+
+
 def test_store_credit_is_still_answered(kb):
     assert RuleRouter(kb).route("Can I use my store credit in the app?").hits[0].section.id == "refunds.store-credit"
 
