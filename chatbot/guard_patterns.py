@@ -52,7 +52,18 @@ ESCALATION_RULES = {
         r"流血|过热|吞(了|下|进)|误吞|噎|中毒|摔伤|摔倒|砸伤|砸到",
         # "台灯的玻璃炸了，划伤了孩子" (stop 53's sweep: the damaged parcels)
         r"(划伤|划破|弄伤|割伤|烫伤|砸伤)了?(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她|人(?!家))|"
-        r"(玻璃|灯泡|电池|灯罩|水壶)(突然)?(炸了|炸裂|爆了|爆裂)",
+        r"(玻璃|灯泡|电池|灯罩|水壶)(突然)?(炸了|炸裂|爆了|爆裂)|摔了一跤|摔了个跤|跌倒|跌伤|电池.{0,4}(鼓包|鼓起|膨胀)|过敏反应|起疹子|起红疹",
+        # stop 53's sweep (refused or answered from a policy): a danger named, a tripped breaker, bare wires, furniture
+        # that tips over onto someone, glass that bursts on its own, a rash, a small part in a child's mouth
+        r"('s|'re|\b(is|are|was|were|seems|looks))\s+(really\s+|very\s+|so\s+)?(dangerous|unsafe|hazardous)\b"
+        r"(?!\s+to\s+(ship|send|order|buy|pay))|\b(is|are)\s+(it|that|this|they)\s+(dangerous|unsafe|hazardous)\W*$|"
+        r"\b(fire|safety)\s+hazard\b|\b(dangerous|unsafe)\s+to\s+use\b|\bsafe\s+to\s+use\s*\?|\bfuse\s+(\w+\s+){0,3}(blew|blown)\b|"
+        r"\b(cord|cable|plug|outlet|socket|charger|battery|wire)s?\s+(is|are|was|gets?|got|feels?)\s+(very\s+|really\s+|"
+        r"too\s+|so\s+)?hot\b|\btripp(ed|ing|s)\s+(the\s+|a\s+)?(breaker|circuit|fuse)|"
+        r"\bblew\s+(a|the)\s+fuse\b|\bfrayed\b|\bexposed\s+wires?\b|\bwires?\s+(are\s+|is\s+)?(exposed|showing)\b",
+        r"\b(almost|nearly)\s+(hit|crushed|fell\s+on)\s+(me|him|her|us|my)\b|\b(tipped|toppled|tips|topples|fell)\s+over\s+on(to)?\s+(me|him|her|us|my)\b|"
+        r"\b(shattered|exploded|burst)\s+(on\s+its\s+own|by\s+itself)\b|\b(got|have|has|gave\s+(me|him|her))\s+a\s+rash\b|"
+        r"\ballergic\s+reaction\b|\bchoking\s+hazard\b|\bput\s+(\w+\s+){0,2}in\s+(his|her|their)\s+mouth\b",
         flags=re.A,
     ),
     "fraud": _rules(
@@ -103,7 +114,16 @@ ESCALATION_RULES = {
         # a message asking for a password or card ("I got an email asking for my password, was it you?")
         r"\b(e-?mail|text|sms|message|call)\s+(asking|asked|that\s+asked|that\s+asks)\s+(me\s+)?for\s+my\s+"
         r"(password|card|credit\s+card|card\s+number|login|code|verification\s+code)\b|"
-        r"(短信|邮件|电话)[^。！？!?]{0,10}(要|索要|问)我的?(密码|验证码|卡号)",
+        r"(短信|邮件|电话)[^。！？!?]{0,10}(要|索要|问)我的?(密码|验证码|卡号)|(短信|邮件)[^。！？!?]{0,20}(点|点击)(链接|网址)|"
+        r"冒充|不认识的(扣款|消费|交易|订单|收费)",
+        # stop 53's sweep (answered from a policy, or refused): an identity stolen, a charge not recognized, a link
+        # to click in a message, someone pretending to be the shop, suspicious activity, charges never signed up for
+        r"\bidentity\s+(was|has\s+been|got|is)\s+stolen\b|\bunrecogni[sz]ed\s+(charge|transaction|payment)|"
+        r"\b(charge|transaction|payment|purchase)s?\b[^.?!]{0,30}\b(don'?t|do\s+not|didn'?t|did\s+not)\s+recogni[sz]e\b",
+        r"\b(text|sms|e-?mail|message)\b[^.?!]{0,60}\bclick\s+(on\s+)?(a|the|this|that)\s+link\b|"
+        r"\b(pretending|claiming|pretends|claims)\s+to\s+be\s+(from\s+)?(northwind|you|your)\b|\bimpersonat\w*|"
+        r"\bsuspicious\s+(activity|charges?|transactions?|log-?ins?|sign-?ins?|e-?mails?|texts?|calls?)\b|"
+        r"\b(charged|billed|paying)\b[^.?!]{0,40}\bnever\s+signed\s+up\s+for\b",
         flags=re.A,
     ),
     "legal": _rules(
@@ -116,7 +136,8 @@ ESCALATION_RULES = {
         r"(bbb|better\s+business\s+bureau|ftc|attorney\s+general|authorities|police|consumer)",
         r"\bbetter\s+business\s+bureau\b|\bconsumer\s+protection\b",
         r"\bcharge-?backs?\b|\b(file|do|request|initiate|open)\s+a\s+charge\s+back\b|\b(dispute|disputing)\s+(the|this|that|my)?\s*(charge|payment|transaction)",
-        r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管|拒付|银行申诉",
+        r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管|拒付|银行申诉|法务",
+        r"\blegal\s+(department|team|dept)\b",  # "I'd like to speak with your legal department" (stop 53's sweep)
         flags=re.A,
     ),
     "human": _rules(

@@ -63,12 +63,41 @@ def test_a_dropped_product_is_answered_with_what_the_warranty_covers(kb):
     ("我没下过这个订单", "escalate", "fraud"),  # an order the customer did not place: refused before
     ("I got an email asking for my password, was it you?", "escalate", "fraud"),  # phishing: the password reset
     ("Is there a supervisor I can talk to?", "escalate", "human"),  # refused before
+    # hazards that were refused or answered from a policy
+    ("The kettle leaks and the base gets wet, is that dangerous?", "escalate", "safety"),
+    ("My space heater tripped the breaker twice", "escalate", "safety"),
+    ("The lamp cord is frayed and exposed", "escalate", "safety"),
+    ("The bookshelf fell over and almost hit my son", "escalate", "safety"),
+    ("The glass table top shattered on its own", "escalate", "safety"),
+    ("I got a rash from the bedsheets", "escalate", "safety"),
+    ("The toy has small parts and my toddler put one in his mouth", "escalate", "safety"),
+    ("Is this lamp safe to use? The cord is hot", "escalate", "safety"),
+    ("椅子突然塌了，我摔了一跤", "escalate", "safety"), ("我的手机电池鼓包了", "escalate", "safety"),
+    ("床单过敏起疹子", "escalate", "safety"),
+    # fraud that was answered from a policy or refused
+    ("I think my identity was stolen", "escalate", "fraud"),
+    ("There's a charge from Northwind I don't recognize", "escalate", "fraud"),
+    ("I got a text saying my order is held and to click a link", "escalate", "fraud"),
+    ("Someone is pretending to be Northwind on Instagram", "escalate", "fraud"),
+    ("I'm being charged every month for something I never signed up for", "escalate", "fraud"),
+    ("My credit card company said there's suspicious activity on Northwind", "escalate", "fraud"),
+    ("收到短信说包裹有问题让我点链接", "escalate", "fraud"), ("我的信用卡有一笔不认识的扣款", "escalate", "fraud"),
+    ("有人冒充你们客服给我打电话", "escalate", "fraud"),  # a human asked for before
+    ("I'd like to speak with your legal department", "escalate", "legal"),
     # neighbours that must not escalate
     ("我没下订单，可以先问问运费吗？", "direct", "policy"), ("手机屏幕爆了能保修吗", "direct", "policy"),
-    ("I never got the text with my code", "direct", "policy")])
+    ("I never got the text with my code", "direct", "policy"), ("Is it dangerous to ship a TV abroad?", "direct", "policy"),
+    ("That leaves a bad taste in my mouth", "refuse", "out_of_scope"),
+    ("I never signed up for your newsletter but I get emails", "refuse", "out_of_scope"),
+    ("我对羊毛过敏，可以退吗？", "direct", "policy"), ("Is it safe to use my credit card on your site?", "refuse", "out_of_scope"),
+    ("I clicked the link in your email to reset my password and it expired", "sot", "policy")])
 def test_hazards_fraud_and_a_human_asked_for_escalate(kb, question, mode, reason):
     route = RuleRouter(kb).route(question)
     assert (route.mode, route.reason) == (mode, reason)
+
+
+def test_a_parcel_that_tipped_over_is_no_hazard(kb):
+    assert RuleRouter(kb).route("The box tipped over in the truck and the lamp broke").mode != "escalate"
 
 
 def test_store_credit_is_still_answered(kb):
