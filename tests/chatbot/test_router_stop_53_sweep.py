@@ -86,7 +86,8 @@ def test_a_dropped_product_is_answered_with_what_the_warranty_covers(kb):
     ("I'd like to speak with your legal department", "escalate", "legal"),
     # neighbours that must not escalate
     ("我没下订单，可以先问问运费吗？", "direct", "policy"), ("手机屏幕爆了能保修吗", "direct", "policy"),
-    ("I never got the text with my code", "direct", "policy"), ("Is it dangerous to ship a TV abroad?", "direct", "policy"),
+    ("I never got the text with my code", "direct", "policy"),
+    ("Is it dangerous to ship a TV abroad?", "direct", "policy"),
     ("That leaves a bad taste in my mouth", "refuse", "out_of_scope"),
     ("I never signed up for your newsletter but I get emails", "refuse", "out_of_scope"),
     ("我对羊毛过敏，可以退吗？", "direct", "policy"), ("Is it safe to use my credit card on your site?", "refuse", "out_of_scope"),
