@@ -22,6 +22,13 @@ QUESTION = "I want to return a lamp: how long do I have, and who pays for the re
 def test_disconnect_mid_stream_aborts_and_frees_kv_blocks():
     llm = AsyncLLM(EngineConfig(max_num_seqs=8))
     track_engine(llm.engine)
+    real_step = llm.engine.step
+
+    def paced_step():  # a slow CPU's pace: on a fast one every point could finish before the hang-up is seen
+        time.sleep(0.05)
+        return real_step()
+
+    llm.engine.step = paced_step
     service = ChatService(llm, KnowledgeBase.load())
     with live_server(create_app(service)) as base:
         body = {"messages": [{"role": "user", "content": QUESTION}], "stream": True}
