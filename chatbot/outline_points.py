@@ -44,12 +44,17 @@ _EARLY_DEFECTS = "warranty.early-defects"
 _HOW_LONG_SECTIONS = {"refunds": "refunds.timing"}
 
 
+def _clauses_without(message: str, left_out: list[str]) -> str:
+    """``message``'s clauses (`message_shape.clauses`) without those in ``left_out``, joined by spaces."""
+    return " ".join(clause for clause in clauses(message) if clause not in left_out)
+
+
 def _best_section_without(kb: KnowledgeBase, message: str, lang: str, left_out: list[str]) -> str | None:
     """The id of the best section of ``message`` without the clauses ``left_out``: its defect's lead section where
     it tells of a defect (`intents.intent_hits`), else its best hit where that clears the in-scope bar, else that
     part's return or refund intent's (`intents.one_section_intent`: "我想退一条两周前买的地毯" is a return, which its
     bigrams did not find)."""
-    rest = " ".join(clause for clause in clauses(message) if clause not in left_out)
+    rest = _clauses_without(message, left_out)
     if not rest.strip():
         return None
     hits, bar = kb.search(rest, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(rest, lang)
@@ -106,13 +111,14 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
             asked.setdefault(how_long, n)  # "要几天？" beside a refund
             continue
         hits, bar = kb.search(question, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(question, lang)
-        if (not hits or hits[0].score < bar) and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
+        under_bar = not hits or hits[0].score < bar
+        if under_bar and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
             asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son,": the return window
             continue
-        if (not hits or hits[0].score < bar) and len(named := kb.phrase_sections(question, lang)) == 1:
+        if under_bar and len(named := kb.phrase_sections(question, lang)) == 1:
             asked.setdefault(*named, n)  # "还是要走保修？" after a defect told: the early defects its phrase names
             continue
-        if not hits or hits[0].score < bar or asks_about_the_topic(question):
+        if under_bar or asks_about_the_topic(question):
             continue
         clear = (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
                  or hits[0].section.category == hits[1].section.category)
@@ -134,9 +140,10 @@ def _how_long_section(kb: KnowledgeBase, message: str, lang: str, question: str)
     the how-long section of their best section's category (`_HOW_LONG_SECTIONS`), or the refund's where they name
     a refund ("怎么申请退款？要多久？": the bigram "申请" finds the warranty claim best); else None."""
     topic = _best_section_without(kb, message, lang, [question])
-    if topic and kb.get(topic, lang).category in _HOW_LONG_SECTIONS:
-        return _HOW_LONG_SECTIONS[kb.get(topic, lang).category]
-    rest = " ".join(clause for clause in clauses(message) if clause != question)
+    category = kb.get(topic, lang).category if topic else None
+    if category in _HOW_LONG_SECTIONS:
+        return _HOW_LONG_SECTIONS[category]
+    rest = _clauses_without(message, [question])
     return _HOW_LONG_SECTIONS["refunds"] if REFUND_WORDS.search(to_simplified(rest)) else None
 
 
