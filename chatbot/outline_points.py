@@ -147,6 +147,18 @@ def _how_long_section(kb: KnowledgeBase, message: str, lang: str, question: str)
     return _HOW_LONG_SECTIONS["refunds"] if REFUND_WORDS.search(to_simplified(rest)) else None
 
 
+def points_phrased(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
+    """Ids of the sections a keyword phrase of ``message`` names (`select_points`'s ``phrased``), but for those that
+    only a question for how long names where the message's other questions say what takes that long (`asks_how_long`,
+    `_how_long_section`): "退款如何申请？多久能到？" asks how long the refund takes, not standard shipping's "多久能到"."""
+    named = kb.phrase_sections(message, lang)
+    questions = questions_asked(plain_message(message))
+    for question in questions if len(questions) >= 2 else ():
+        if asks_how_long(question) and _how_long_section(kb, message, lang, question):
+            named -= kb.phrase_sections(question, lang) - kb.phrase_sections(_clauses_without(message, [question]), lang)
+    return named
+
+
 def _named_alone(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection]) -> str | None:
     """The one of ``question``'s two best hits that a keyword phrase of it names, where it names one of them and not
     the other ("退货怎么申请？": the return process, though "申请" finds the warranty claim nearly as well), else None."""

@@ -18,7 +18,7 @@ from chatbot.chinese_script import is_traditional, to_simplified, to_traditional
 from chatbot.guard import cap_length, escalation_reason, ground_numbers, misattributed_numbers
 from chatbot.knowledge import KnowledgeBase, Section
 from chatbot.other_languages import OTHER_LANGUAGE_REPLY
-from chatbot.outline_points import select_points
+from chatbot.outline_points import points_phrased, select_points
 from chatbot.pruning import PRUNE_OVER_CHARS, PrunedMessage, prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, SMALL_TALK, Route, RuleRouter
 from chatbot.separate_requests import points_asked
@@ -298,7 +298,7 @@ class Planner:
         # of the points (offering the top hits' too let it name one no point is in: "shipping" for an email
         # change). Letting it choose the points, or how many, was measured worse: it always took the shortest
         # list (see README). The prompt offers the hits down to the last point as candidates.
-        points = select_points(hits, asked, self.kb.phrase_sections(question, lang), only_asked)
+        points = select_points(hits, asked, points_phrased(self.kb, question, lang), only_asked)
         candidates = [h.section for h in hits[:max(hits.index(p) for p in points) + 1]]
         titles = [s.title for s in candidates]
         labels = list(dict.fromkeys(self.kb.category_label(h.section.category, lang) for h in points))

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from chatbot.evaluation import point_precision_and_recall, point_scores
-from chatbot.outline_points import answers_each_question, how_to_section, sections_asked, select_points
+from chatbot.outline_points import (answers_each_question, how_to_section, points_phrased, sections_asked,
+                                     select_points)
 from chatbot.pruning import prune_message
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
 from chatbot.separate_requests import points_asked
@@ -24,7 +25,7 @@ def _planner_points(kb, question: str):
     lang = detect_lang(question)
     route = RuleRouter(kb).route(pruned.text, pruned.query)
     asked, only_asked = points_asked(kb, route.requests, pruned, lang)
-    return select_points(_planner_hits(kb, question), asked, kb.phrase_sections(pruned.text, lang), only_asked)
+    return select_points(_planner_hits(kb, question), asked, points_phrased(kb, pruned.text, lang), only_asked)
 
 
 def _points_against_expected(kb, eval_questions):

@@ -1,0 +1,46 @@
+"""Stop 54's sweep (a parcel some days or weeks late, an old or new home address, and "多久能到？" beside a refund): the
+messages the rule router refused or answered from the wrong section, each from its own section now, and the
+neighbours that must not move (no model)."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.router import RuleRouter
+from tests.chatbot.test_outline_points import _planner_points
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    # a parcel or order told late by days or weeks: the lost parcels, reported within 30 days of the expected date
+    ("my package is 2 weeks late", "shipping.lost-damaged"),  # refused
+    ("My order is a week late", "shipping.lost-damaged"),  # what to do after shipment
+    ("my shipment is a week late", "shipping.lost-damaged"),  # refused
+    ("My package is late", "shipping.lost-damaged"),  # as before
+    # neighbours: a refund or an instalment late is theirs, as before
+    ("My refund is 2 weeks late", "refunds.timing"),
+    ("my klarna payment is 2 weeks late", "payment.installments"),
+    # a home address, old or new: the order's address change (the account's email change, which confirms both the
+    # old and the new address)
+    ("Please send it to my new address, not my old address", "orders.address-change"),
+    ("I moved, how do I update my old address on my account?", "orders.address-change"),
+    # neighbours: an email address, old or new, is the email change's, as before
+    ("I need to confirm my new email address", "account.email-change"),
+    ("My old email address doesn't work anymore, how do I change it?", "account.email-change")])
+def test_messages_are_answered_from_their_sections(kb, question, section_id):
+    route = RuleRouter(kb).route(question)
+    assert route.mode in ("direct", "sot") and route.hits[0].section.id == section_id
+
+
+def test_late_for_work_is_still_out_of_scope(kb):
+    assert RuleRouter(kb).route("I'm late for work").mode == "refuse"
+
+
+@pytest.mark.parametrize(("question", "wanted", "unwanted"), [
+    # "多久能到？" (how long until it comes?) beside a refund asks the refund's timing, not standard shipping's
+    # "多久能到" (a point before)
+    ("退款如何申请？多久能到？", {"returns.process", "refunds.timing"}, {"shipping.standard", "warranty.claims"}),
+    # neighbours: an order's "多久能到？" is the standard shipping's; a refund's "多久到账？" the bank's, as before
+    ("订单什么时候发货？多久能到？", {"shipping.dispatch", "shipping.standard"}, set()),
+    ("退款怎么申请？多久到账？", {"returns.process", "refunds.bank-processing"}, {"shipping.standard"})])
+def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
+    ids = {h.section.id for h in _planner_points(kb, question)}
+    assert wanted <= ids and not ids & unwanted
