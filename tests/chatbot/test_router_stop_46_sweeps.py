@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
+from tests.chatbot.routing import mode_and_reason
 
 
 @pytest.mark.parametrize(("question", "mode", "section_id"), [
@@ -86,5 +87,4 @@ def test_sweep_messages_find_their_section(kb, question, mode, section_id):
     ("How do I reset the password on my Gmail account?", "refuse", "out_of_scope"),
 ])
 def test_sweep_messages_get_their_mode(kb, question, mode, reason):
-    route = RuleRouter(kb).route(question)
-    assert (route.mode, route.reason) == (mode, reason)
+    assert mode_and_reason(kb, question) == (mode, reason)
