@@ -252,14 +252,14 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
-    if intent == "defect" and _DEFECT_SECTIONS[2] in kb.phrase_sections(text, lang):  # an accident the coverage
-        hits = lead_with(hits[0].score, hits, kb.get(_DEFECT_SECTIONS[2], lang))  # names: "孩子把平板摔了，屏幕裂了"
+    if intent == "defect" and (named := kb.phrase_sections(text, lang) & {_DEFECT_SECTIONS[2], PURCHASE_SECTION}):
+        # an accident the coverage names ("孩子把平板摔了"), a protection plan bought ("买了延保之后坏了怎么申请？": early defects led)
+        hits = lead_with(hits[0].score, hits, *(kb.get(i, lang) for i in sorted(named)))
     if (intent is None and hits and hits[0].section.id in _ASKED_OF_A_FINAL_ITEM | {NON_RETURNABLE_SECTION}
             and not _WHEN_WORDS.search(text) and (_RETURN.search(text) or _ONE_SECTION_INTENTS[0][1].search(text))
             and (NON_RETURNABLE_SECTION in kb.phrase_sections(text, lang) or any(
                 h.section.id == NON_RETURNABLE_SECTION and h.score >= FINAL_ITEM_SHARE * hits[0].score for h in hits))):
-        # "I bought a software download code by mistake, can I get my money back?" (stop 45's sweeps: the refund
-        # timing, the cancellation, the return process)
+        # "I bought a software download code by mistake, can I get my money back?" (the refund timing before)
         hits, intent = lead_with(hits[0].score, hits, kb.get(NON_RETURNABLE_SECTION, lang)), "return"
     if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
         lead = lead_with(INTENT_LEAD * max(hits[0].score, bar), hits, *(kb.get(i, lang) for i in REFUND_SECTIONS))

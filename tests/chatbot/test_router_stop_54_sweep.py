@@ -25,7 +25,24 @@ from tests.chatbot.routing import answered_from
     ("I moved, how do I update my old address on my account?", "orders.address-change"),
     # neighbours: an email address, old or new, is the email change's, as before
     ("I need to confirm my new email address", "account.email-change"),
-    ("My old email address doesn't work anymore, how do I change it?", "account.email-change")])
+    ("My old email address doesn't work anymore, how do I change it?", "account.email-change"),
+    # a product that arrived cracked, asked to be replaced: the damaged parcels, which are reshipped (the early
+    # defects, whose return is for a defect found in use)
+    ("My TV arrived with a cracked screen. Can I get a new one?", "shipping.lost-damaged"),
+    ("The mirror arrived cracked, can I get a new one?", "shipping.lost-damaged"),
+    # an order past the day it was due, or a tracking that has not moved: the lost parcels (after shipment, refused,
+    # the tracking number)
+    ("My order was supposed to arrive yesterday", "shipping.lost-damaged"),
+    ("It should have arrived by now", "shipping.lost-damaged"),
+    ("The tracking hasn't changed in 5 days", "shipping.lost-damaged"),
+    # international shipping's cost (standard shipping's "运费怎么算"); opened software, which no one can return (the
+    # restocking fee of opened electronics)
+    ("国际运费怎么算？", "shipping.international"), ("寄到加拿大运费多少？", "shipping.international"),  # as before
+    ("软件拆封了能退吗？", "returns.non-returnable"), ("Can I return opened software?", "returns.non-returnable"),
+    ("运费怎么算？", "shipping.standard"),  # as before
+    # neighbours of the protection plan bought below: a question of what the plan covers is the coverage's, as before
+    ("Does the extended warranty cover accidental damage?", "warranty.coverage"),
+    ("What does the extended warranty cover?", "warranty.coverage")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -40,7 +57,21 @@ def test_late_for_work_is_still_out_of_scope(kb):
     ("退款如何申请？多久能到？", {"returns.process", "refunds.timing"}, {"shipping.standard", "warranty.claims"}),
     # neighbours: an order's "多久能到？" is the standard shipping's; a refund's "多久到账？" the bank's, as before
     ("订单什么时候发货？多久能到？", {"shipping.dispatch", "shipping.standard"}, set()),
-    ("退款怎么申请？多久到账？", {"returns.process", "refunds.bank-processing"}, {"shipping.standard"})])
+    ("退款怎么申请？多久到账？", {"returns.process", "refunds.bank-processing"}, {"shipping.standard"}),
+    # a defect of a product with a protection plan bought: the plan is a point, and leads (the early defects led)
+    ("I bought the protection plan and now my TV broke. How do I claim?",
+     {"warranty.protection-plan", "warranty.claims"}, set()),
+    ("My laptop broke, is it covered by the protection plan?", {"warranty.protection-plan"}, set()),
+    ("买了延保之后坏了怎么申请？", {"warranty.protection-plan", "warranty.claims"}, set()),
+    ("我的电视坏了，延保能修吗？", {"warranty.protection-plan"}, set()),
+    # neighbour: a defect with no plan named has none
+    ("My TV broke. How do I file a claim?", {"warranty.claims"}, {"warranty.protection-plan"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
     ids = {h.section.id for h in _planner_points(kb, question)}
     assert wanted <= ids and not ids & unwanted
+
+
+@pytest.mark.parametrize("question", ["I bought the protection plan and now my TV broke. How do I claim?",
+                                      "买了延保之后坏了怎么申请？"])
+def test_a_protection_plan_bought_leads_a_defect(kb, question):
+    assert _planner_points(kb, question)[0].section.id == "warranty.protection-plan"
