@@ -42,7 +42,10 @@ from tests.chatbot.routing import answered_from
     ("运费怎么算？", "shipping.standard"),  # as before
     # neighbours of the protection plan bought below: a question of what the plan covers is the coverage's, as before
     ("Does the extended warranty cover accidental damage?", "warranty.coverage"),
-    ("What does the extended warranty cover?", "warranty.coverage")])
+    ("What does the extended warranty cover?", "warranty.coverage"),
+    # a request to delete one's data: the account deletion (refused: "my data" is a phrase of the assistant's scope)
+    ("Please delete all my data", "account.deletion"), ("remove my data from your system", "account.deletion"),
+    ("I want you to wipe my data", "account.deletion"), ("delete my data", "account.deletion")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
