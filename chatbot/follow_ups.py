@@ -90,15 +90,12 @@ def tells_a_place(message: str) -> bool:
 
 def names_a_place_abroad(kb: KnowledgeBase, text: str, lang: str) -> bool:
     """Whether ``text`` names a place abroad: a keyword phrase of the international shipping ("to Canada", "寄到日本"),
-    or a clause that tells where the customer is (`tells_a_place`) whose best section is the international shipping
-    ("Is express shipping available? I'm in Canada")."""
+    or a clause that tells where the customer is (`tells_a_place`) that finds the international shipping ("Is express
+    shipping available? I'm in Canada"; "I live in Australia", whose "live" finds the live chat first)."""
     if ABROAD_SECTION in kb.phrase_sections(text, lang):
         return True
-    for clause in clauses(text):
-        if tells_a_place(clause.strip()) and (hits := kb.search(clause, lang=lang, k=1)):
-            if hits[0].section.id == ABROAD_SECTION:
-                return True
-    return False
+    return any(tells_a_place(clause.strip()) and ABROAD_SECTION in {h.section.id for h in kb.search(clause, lang=lang)}
+               for clause in clauses(text))
 
 
 def tells_it_shipped(message: str) -> bool:

@@ -45,7 +45,8 @@ from tests.chatbot.routing import answered_from
     ("What does the extended warranty cover?", "warranty.coverage"),
     # a request to delete one's data: the account deletion (refused: "my data" is a phrase of the assistant's scope)
     ("Please delete all my data", "account.deletion"), ("remove my data from your system", "account.deletion"),
-    ("I want you to wipe my data", "account.deletion"), ("delete my data", "account.deletion")])  # as before
+    ("I want you to wipe my data", "account.deletion"), ("delete my data", "account.deletion"),  # as before
+    ("I live in Texas. How long does shipping take?", "shipping.standard")])  # no place abroad: as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -68,7 +69,10 @@ def test_late_for_work_is_still_out_of_scope(kb):
     ("买了延保之后坏了怎么申请？", {"warranty.protection-plan", "warranty.claims"}, set()),
     ("我的电视坏了，延保能修吗？", {"warranty.protection-plan"}, set()),
     # neighbour: a defect with no plan named has none
-    ("My TV broke. How do I file a claim?", {"warranty.claims"}, {"warranty.protection-plan"})])
+    ("My TV broke. How do I file a claim?", {"warranty.claims"}, {"warranty.protection-plan"}),
+    # "I live in Australia" names a place abroad ("live" found the live chat first): no domestic times or prices
+    ("I live in Australia. Do you ship there, how long does it take, and who pays import taxes?",
+     {"shipping.international"}, {"shipping.standard", "shipping.express"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
     ids = {h.section.id for h in _planner_points(kb, question)}
     assert wanted <= ids and not ids & unwanted
