@@ -232,10 +232,10 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
                 bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the sections of ``question``'s intent first, each a quarter over the in-scope ``bar`` or the
     best hit's score if higher, and the intent ("overview", "defect", "return", "refund", "cancel"); or ``hits`` and
-    None.
-    An overview always; another intent when the best hit is under the bar, one of the `PRODUCT_SECTIONS`, the
+    None. An overview always; another intent when the best hit is under the bar, one of the `PRODUCT_SECTIONS`, the
     `PURCHASE_SECTION` ("I bought a sofa 3 weeks ago and one of the legs broke") or the `OUT_OF_SCOPE_SECTION`
-    for a topic mentioned on the way ("I have the receipt, can I return it?"): a best hit over the bar otherwise
+    for a topic mentioned on the way ("I have the receipt, can I return it?"), or, for a defect, the exchanges, which
+    are for another size or colour ("My headphones broke, can I exchange them?"): a best hit over the bar otherwise
     answers better (the non-returnable items for "Can I return a gift card?", the shipping charges for
     "运费能退吗？", the parcels damaged in transit for "It arrived broken"). Another category's section joins
     the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
@@ -391,7 +391,7 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                                                  or _found_by_a_word(kb, text, lang, hits)
                                                  or _claim_and_coverage(text, hits, bar)
                                                  or _dated_defect(text, hits[0], past_the_window)
-                                                 or hits[0].section.id in by_common_words)))
+                                                 or hits[0].section.id in by_common_words | {"returns.exchanges"})))
     if intent is None or (specific and intent != "overview"):
         return hits, None
     left_out = {s.id for s in sections} | by_common_words  # they lead; a defect's delivery times found by common

@@ -7,7 +7,7 @@ import pytest
 
 from chatbot.router import RuleRouter
 from tests.chatbot.test_outline_points import _planner_points
-from tests.chatbot.routing import answered_from
+from tests.chatbot.routing import answered_from, mode_and_reason
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -46,7 +46,13 @@ from tests.chatbot.routing import answered_from
     # a request to delete one's data: the account deletion (refused: "my data" is a phrase of the assistant's scope)
     ("Please delete all my data", "account.deletion"), ("remove my data from your system", "account.deletion"),
     ("I want you to wipe my data", "account.deletion"), ("delete my data", "account.deletion"),  # as before
-    ("I live in Texas. How long does shipping take?", "shipping.standard")])  # no place abroad: as before
+    ("I live in Texas. How long does shipping take?", "shipping.standard"),  # no place abroad: as before
+    # clothes worn once or with their tags cut: the return condition (the return window); a new phone number's
+    # two-factor codes (refused: a phone number to update is no policy)
+    ("我买的衣服穿了一次可以退吗", "returns.condition"), ("退货的时候标签剪了还能退吗", "returns.condition"),
+    ("手机号换了，两步验证怎么办", "account.two-factor"),
+    # neighbours: an exchange of size or colour is the exchanges', as before
+    ("The shirt is too small, can I exchange it?", "returns.exchanges"), ("这件衣服小了能换吗", "returns.exchanges")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -82,3 +88,17 @@ def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted)
                                       "买了延保之后坏了怎么申请？"])
 def test_a_protection_plan_bought_leads_a_defect(kb, question):
     assert _planner_points(kb, question)[0].section.id == "warranty.protection-plan"
+
+
+@pytest.mark.parametrize("question", [
+    # a defect asked to be exchanged: the defect's sections (the exchanges, which are for another size or colour)
+    "My headphones broke, can I exchange them?", "耳机坏了能换吗", "电视屏幕有坏点能换吗",
+    "I want to exchange my broken headphones",
+    "衣服穿了一次就开线了"])  # a defect after one wear: as before
+def test_a_defect_asked_to_be_exchanged_is_the_defects(kb, question):
+    route = RuleRouter(kb).route(question)
+    assert (route.mode, route.reason, route.hits[0].section.id) == ("sot", "defect", "warranty.early-defects")
+
+
+def test_a_changed_phone_number_alone_is_still_out_of_scope(kb):
+    assert mode_and_reason(kb, "手机号换了怎么改") == ("refuse", "out_of_scope")
