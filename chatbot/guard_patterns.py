@@ -159,8 +159,9 @@ ESCALATION_RULES = {
         r"\b(can|could|would|will)\s+(you|someone|somebody|anyone)\s+(please\s+)?(call|phone|ring)\s+me\b|"
         r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
         r"\b(nobody|no\s+one|no-one)\s+(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|got\s+back|picks\s+up|picked\s+up)\b",
-        # "人工客服几点上班" asks for the agents' hours (stop 43's sweep: escalated)
-        r"^[\s,.!?，。！？]*人工[\s,.!?，。！？]*$|转人工|人工客服(?![^，。？！,?!]{0,4}(几点|什么时候|时间|电话|号码|上班|下班|在线))|"
+        # "人工客服几点上班", "周日有人工客服吗" ask for the agents' hours (stop 43's and 54's sweeps: escalated)
+        r"^[\s,.!?，。！？]*人工[\s,.!?，。！？]*$|转人工|(?<!周[六日天末]有)(?<!星期[六日天]有)(?<!时候有)(?<!几点有)"
+        r"人工客服(?![^，。？！,?!]{0,4}(几点|什么时候|时间|电话|号码|上班|下班|在线))|"
         r"(跟|和|同|找)(一个|个)?(活|真)?人(说话|聊天|聊|讲话|沟通|对话)|不(要|想)(跟|和)?机器人|"
         r"人工服务|(给|跟)我(打|回)个?电话|打电话给我|回个?电话|(找|要|叫|接)人工|真人|投诉|差评|赔偿|补偿|(找|叫)(你们)?的?(经理|主管|领导|负责人|老板)|没人(回复|理|回|管|接)|"
         # "你们老板在哪", "让你们领导来跟我说", "有没有活人" (stop 46's sweep: refused)

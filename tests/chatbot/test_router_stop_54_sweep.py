@@ -102,3 +102,13 @@ def test_a_defect_asked_to_be_exchanged_is_the_defects(kb, question):
 
 def test_a_changed_phone_number_alone_is_still_out_of_scope(kb):
     assert mode_and_reason(kb, "手机号换了怎么改") == ("refuse", "out_of_scope")
+
+
+@pytest.mark.parametrize(("question", "mode", "reason"), [
+    # a question for the agents' hours on a day: the agents' section (escalated)
+    ("周日有人工客服吗", "direct", "policy"), ("什么时候有人工客服", "direct", "policy"),
+    ("星期天有人工客服吗", "direct", "policy"),
+    # neighbours: a human asked for, as before
+    ("我要人工客服", "escalate", "human"), ("有人工客服吗", "escalate", "human")])
+def test_the_agents_hours_asked_are_answered(kb, question, mode, reason):
+    assert mode_and_reason(kb, question) == (mode, reason)
