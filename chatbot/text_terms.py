@@ -15,6 +15,9 @@ _TOKEN_RE = re.compile(rf"[a-z0-9]+(?:['.][a-z0-9]+)*|[{_CJK}]+")
 # A Chinese A-not-A question ("能不能退", "可不可以", "是不是") asks "A?": read as its A, so that "能不能退" ("can I
 # return it?") does not find "不能" ("cannot") and the non-returnable items.
 _A_NOT_A_RE = re.compile(rf"([{_CJK}])不\1")
+# "到底", "究竟" ("on earth") stress a question and name nothing: "退款到底什么时候到" is "退款什么时候到", whose phrase
+# is the refund's, not standard shipping's "什么时候到" (stop 54's sweep).
+_EMPHATIC_RE = re.compile(r"到底|究竟")
 _SENTENCE_END_RE = re.compile(
     r"(?<![ap]\.m)(?<!\be\.g)(?<!\bi\.e)[.!?]+[\"')\]]*\s+"
     r"|[。！？]+[”’」』）)]*\s*"
@@ -99,11 +102,11 @@ def is_cjk(token: str) -> bool:
 def phrase_text(text: str) -> str:
     """``text`` as keyword phrases are matched against it: NFKC, lower case, "canceled" as "cancelled",
     punctuation and runs of space as one space, none between CJK characters but one between them and a Latin
-    word, an A-not-A question as its A ("运费是不是要我自己出" as "运费是要我自己出"), padded with a space on both
-    sides."""
+    word, an A-not-A question as its A ("运费是不是要我自己出" as "运费是要我自己出"), without "到底"/"究竟", padded
+    with a space on both sides."""
     text = _NOT_WORD_RE.sub(" ", unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'"))
     text = _AMERICAN_CANCEL_RE.sub(r"cancell\1", text)
-    text = _A_NOT_A_RE.sub(r"\1", re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text))
+    text = _A_NOT_A_RE.sub(r"\1", _EMPHATIC_RE.sub("", re.sub(rf"(?<=[{_CJK}])\s+(?=[{_CJK}])", "", text)))
     text = re.sub(rf"(?<=[a-z0-9'])(?=[{_CJK}])|(?<=[{_CJK}])(?=[a-z0-9'])", " ", text)  # "klarna怎么用": a word
     return f" {' '.join(text.split())} "
 

@@ -52,7 +52,9 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     ("我买的衣服穿了一次可以退吗", "returns.condition"), ("退货的时候标签剪了还能退吗", "returns.condition"),
     ("手机号换了，两步验证怎么办", "account.two-factor"),
     # neighbours: an exchange of size or colour is the exchanges', as before
-    ("The shirt is too small, can I exchange it?", "returns.exchanges"), ("这件衣服小了能换吗", "returns.exchanges")])
+    ("The shirt is too small, can I exchange it?", "returns.exchanges"), ("这件衣服小了能换吗", "returns.exchanges"),
+    # "到底" (on earth) beside a refund's phrase: the refund timing (standard shipping's "什么时候到")
+    ("退款到底什么时候到！！！", "refunds.timing"), ("包裹到底什么时候到", "shipping.standard")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 

@@ -13,6 +13,12 @@ def test_an_a_not_a_question_reads_as_its_a():
     assert phrase_text("运费是不是要我自己出？") == " 运费是要我自己出 "
 
 
+def test_on_earth_is_read_out_of_a_chinese_phrase():
+    """"到底"/"究竟" stress a question: "退款到底什么时候到" matched standard shipping's "什么时候到", not the refund's
+    "退款什么时候到" (stop 54's sweep)."""
+    assert phrase_text("退款到底什么时候到！！！") == phrase_text("退款什么时候到") == phrase_text("退款究竟什么时候到")
+
+
 def test_customer_custom_and_customs_are_three_words():
     """Snowball stems "customer" and "customs" to "custom" (made to order): "Who pays customs?" found the payment
     methods, and an agent's "Customer wants to return a mattress after 40 days" the non-returnable custom items."""
