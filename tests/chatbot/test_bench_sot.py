@@ -1,5 +1,6 @@
 """`supportdesk bench sot`'s question sets and cache state (the timing itself is a benchmark, not a test)."""
 import asyncio
+import json
 
 import pytest
 
@@ -49,3 +50,16 @@ def test_each_pipeline_starts_with_the_instructions_warm_and_the_question_cold(p
     instructions = len(planner.tokenizer.encode(prompts.instructions_prefix(lang)).ids)
     assert cold == (instructions - 1) // block * block > 0
     assert warm > cold
+
+
+@pytest.mark.real_model
+def test_the_bench_counts_each_pipelines_steps_and_rows(planner, capsys):
+    """The JSON carries why the speedup is what it is: SoT's points decode side by side, in fewer steps than the
+    direct answer of the same length, over more prompt rows (the outline and each point's header)."""
+    result = run_sot_bench(planner, num_questions=2, as_json=True)
+    assert json.loads(capsys.readouterr().out) == result and result["num_questions"] == 2
+    assert result["points_p50"] >= 2
+    assert 0 < result["sot_steps_p50"] < result["direct_steps_p50"]
+    assert result["sot_prompt_rows_p50"] > result["direct_prompt_rows_p50"] > 0
+    assert result["sot_decode_rows_p50"] > 0 and result["direct_decode_rows_p50"] > 0
+    assert 0 < result["sot_draft_acceptance"] <= 1 and 0 < result["direct_draft_acceptance"] <= 1
