@@ -58,7 +58,12 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     # an accident told, a stain: what the warranty covers (the early defects led a defect's points)
     ("The couch got a stain from coffee, is it covered?", "warranty.coverage"),
     ("My kid broke the TV screen", "warranty.coverage"),
-    ("My toddler broke the lamp, can I get a replacement under warranty?", "warranty.coverage")])
+    ("My toddler broke the lamp, can I get a replacement under warranty?", "warranty.coverage"),
+    # a return's drop-off deadline and two orders returned in one box: the return process (the hold that drops off,
+    # the promo codes' one per order)
+    ("What if I miss the 14 day drop off deadline?", "returns.process"),
+    ("Can I return two orders in one box?", "returns.process"),
+    ("When will the extra charge drop off?", "payment.double-charge")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
