@@ -63,7 +63,9 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     # the promo codes' one per order)
     ("What if I miss the 14 day drop off deadline?", "returns.process"),
     ("Can I return two orders in one box?", "returns.process"),
-    ("When will the extra charge drop off?", "payment.double-charge")])  # as before
+    ("When will the extra charge drop off?", "payment.double-charge"),  # as before
+    ("退货包裹14天内没寄出会怎样？", "returns.process"),  # the exchanges
+    ("买了超过14天还能退吗", "returns.time-limit")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
