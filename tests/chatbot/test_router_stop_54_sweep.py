@@ -65,7 +65,9 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     ("Can I return two orders in one box?", "returns.process"),
     ("When will the extra charge drop off?", "payment.double-charge"),  # as before
     ("退货包裹14天内没寄出会怎样？", "returns.process"),  # the exchanges
-    ("买了超过14天还能退吗", "returns.time-limit")])  # as before
+    ("买了超过14天还能退吗", "returns.time-limit"),  # as before
+    ("支付方式有哪些？", "payment.methods"),  # the refund method ("原支付方式")
+    ("退款会退到原支付方式吗？", "refunds.method"), ("哪些支付方式可以退款？", "refunds.method")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -91,7 +93,12 @@ def test_late_for_work_is_still_out_of_scope(kb):
     ("My TV broke. How do I file a claim?", {"warranty.claims"}, {"warranty.protection-plan"}),
     # "I live in Australia" names a place abroad ("live" found the live chat first): no domestic times or prices
     ("I live in Australia. Do you ship there, how long does it take, and who pays import taxes?",
-     {"shipping.international"}, {"shipping.standard", "shipping.express"})])
+     {"shipping.international"}, {"shipping.standard", "shipping.express"}),
+    # the payment methods asked in Chinese, a double charge: their sections, without the refund method or the
+    # two-factor ("双重" found "双重验证") as padding
+    ("支持哪些支付方式？什么时候扣款？", {"payment.methods", "payment.charge-timing"},
+     {"refunds.method", "payment.double-charge"}),
+    ("双重扣款怎么回事？多久退回？", {"payment.double-charge"}, {"account.two-factor"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
     ids = {h.section.id for h in _planner_points(kb, question)}
     assert wanted <= ids and not ids & unwanted
