@@ -321,7 +321,10 @@ def test_a_place_is_told_only_by_its_name():
     ("快递要几天？我在日本", True, "shipping.international"),
     ("How long does shipping take? I'm in a hurry", False, "shipping.standard"),  # no place
     ("Do you ship express? I'm in Toronto", False, "shipping.express"),  # a city names no country
-    ("I'm in Canada, can I return my order?", True, "returns.time-limit")])  # a question of another category
+    ("I'm in Canada, can I return my order?", True, "returns.time-limit"),  # a question of another category
+    # "I live in" a country: its "live" finds the live chat first, the country the international shipping (stop 54)
+    ("I live in Australia. How long does shipping take?", True, "shipping.international"),
+    ("I live in Texas. How long does shipping take?", False, "shipping.standard")])
 def test_a_shipping_question_from_a_place_abroad_is_the_international_shipping(kb, message, abroad, section_id):
     assert names_a_place_abroad(kb, message, detect_lang(message)) == abroad
     assert RuleRouter(kb).route(message).hits[0].section.id == section_id

@@ -320,3 +320,12 @@ def test_select_points_in_rank_order_with_the_category_rule(kb):
     assert ids[:2] == ["returns.time-limit", "returns.shipping-fees"]  # "how long do I have to return": the window
     assert {h.section.category for h in chosen} == {"returns"}
     assert select_points([]) == []
+
+
+def test_points_phrased_leaves_out_what_only_a_how_long_question_names(kb):
+    """"多久能到？" beside a refund asks how long the refund takes: standard shipping's phrase "多久能到" names no point
+    there, while a shipping question's "多久能到" and the message's other phrases still do."""
+    assert "shipping.standard" in kb.phrase_sections("退款如何申请？多久能到？", "zh")
+    assert "shipping.standard" not in points_phrased(kb, "退款如何申请？多久能到？", "zh")
+    assert "shipping.standard" in points_phrased(kb, "订单什么时候发货？多久能到？", "zh")
+    assert points_phrased(kb, "Where is my order?", "en") == kb.phrase_sections("Where is my order?", "en")
