@@ -53,6 +53,7 @@ _JOINED_QUESTION = re.compile(
     r"\s*\b(?:and|also|plus)\s+(?=(?:how|what|when|where|who|which|why|whether|can|could|do|does|is|are|will|would|"
     r"should|(?:i\s+)?(?:want|need|would\s+like)\s+to\s+know|get)\b)"
     rf"|\s*{_OR_AN_ACTION}|还有|另外", re.I)
+_LIST_END = re.compile(r"\s*(or|and)\b", re.I)  # "…, or add an item?": the last of a list of things asked
 _CONDITION = re.compile(r"^\W*(if|when|once|after|如果|要是|假如|万一)", re.I)  # "If I cancel, ...": part of what it asks
 _JOINING_WORDS = re.compile(rf"\b(and|also|plus|as well as)\b|{_OR_AN_ACTION}|以及|还有|并且|而且|另外|同时|分别|各自|"
                             r"区别|差别|有什么不同", re.I)  # "A和B有什么区别？" asks about both, as "and" does
@@ -127,9 +128,13 @@ _WHEN_CLAUSE = re.compile(r"^\W*when\s+(i|we|you|he|she|they|it|my|our|the|this|
 
 
 def asking_clauses(message: str) -> list[str]:
-    """The clauses of ``message`` that ask: "I lost my receipt, can I still return it?" asks in its second."""
-    return [c for c in clauses(message) if _QUESTION_MARKS.search(c)
-            or (_ASKING_WORDS.search(c) and not _WHEN_CLAUSE.match(c))]
+    """The clauses of ``message`` that ask: "I lost my receipt, can I still return it?" asks in its second; so does
+    the middle of a list of things asked ("Can I still cancel it, change the address, or add an item?")."""
+    parts = clauses(message)
+    asks = [bool(_QUESTION_MARKS.search(c) or (_ASKING_WORDS.search(c) and not _WHEN_CLAUSE.match(c))) for c in parts]
+    listed = [0 < i < len(parts) - 1 and asks[i - 1] and asks[i + 1] and parts[i - 1].rstrip().endswith(",")
+              and bool(_LIST_END.match(parts[i + 1])) for i in range(len(parts))]
+    return [c for c, ask, in_list in zip(parts, asks, listed) if ask or in_list]
 
 
 def questions_asked(message: str) -> list[str]:

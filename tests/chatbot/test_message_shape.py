@@ -187,3 +187,13 @@ def test_where_a_customer_bought_is_set_aside():
     assert plain_message("I bought a lamp from your store. Can I return it?") == "I bought a lamp. Can I return it?"
     assert plain_message("我在你们店买的东西能退吗？") == "我买的东西能退吗？"
     assert plain_message("Can I return it at your store?") == "Can I return it at your store?"  # where, not whence
+
+
+def test_the_middle_of_a_list_of_things_asked_asks_too():
+    """"Can I still cancel it, change the address, or add an item?" lost its middle question (stop 54's sweep: the
+    address change was no point); a told clause between two questions that end no list still tells."""
+    message = "My order hasn't shipped. Can I still cancel it, change the address, or add an item?"
+    assert [q.strip() for q in questions_asked(message)] == ["Can I still cancel it,", "change the address,",
+                                                              "add an item?"]
+    assert [c.strip() for c in asking_clauses("I lost my receipt, my order number is NW-1, can I return it?")] == [
+        "can I return it?"]
