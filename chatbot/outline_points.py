@@ -41,7 +41,8 @@ _HOW_TO_SECTIONS = {"returns": "returns.process", "refunds": "returns.process", 
 _EARLY_DEFECTS = "warranty.early-defects"
 # "要几天？" beside a question about a refund asks when the refund comes ("退款是退到原支付方式吗？要几天？" was
 # outlined with the refund method alone): the how-long section of the other questions' category.
-_HOW_LONG_SECTIONS = {"refunds": "refunds.timing"}
+_HOW_LONG_SECTIONS = {"refunds": "refunds.timing", "returns": "returns.time-limit",
+                      "returns.exchanges": "returns.exchanges"}
 
 
 def _clauses_without(message: str, left_out: list[str]) -> str:
@@ -137,14 +138,16 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
 
 def _how_long_section(kb: KnowledgeBase, message: str, lang: str, question: str) -> str | None:
     """The section that says how long, for ``question`` ("要几天？") asked beside the other questions of ``message``:
-    the how-long section of their best section's category (`_HOW_LONG_SECTIONS`), or the refund's where they name
-    a refund ("怎么申请退款？要多久？": the bigram "申请" finds the warranty claim best); else None."""
+    their best section's own (`_HOW_LONG_SECTIONS`: an exchange's), the refund's where they name a refund
+    ("怎么申请退款？要多久？": the bigram "申请" finds the warranty claim best), else their best section's category's
+    ("I want to return a jacket. How long do I have, …": the return window); else None."""
     topic = _best_section_without(kb, message, lang, [question])
     category = kb.get(topic, lang).category if topic else None
-    if category in _HOW_LONG_SECTIONS:
-        return _HOW_LONG_SECTIONS[category]
-    rest = _clauses_without(message, [question])
-    return _HOW_LONG_SECTIONS["refunds"] if REFUND_WORDS.search(to_simplified(rest)) else None
+    if topic in _HOW_LONG_SECTIONS:
+        return _HOW_LONG_SECTIONS[topic]
+    if category == "refunds" or REFUND_WORDS.search(to_simplified(_clauses_without(message, [question]))):
+        return _HOW_LONG_SECTIONS["refunds"]
+    return _HOW_LONG_SECTIONS.get(category)
 
 
 def points_phrased(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
@@ -155,7 +158,8 @@ def points_phrased(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     questions = questions_asked(plain_message(message))
     for question in questions if len(questions) >= 2 else ():
         if asks_how_long(question) and _how_long_section(kb, message, lang, question):
-            named -= kb.phrase_sections(question, lang) - kb.phrase_sections(_clauses_without(message, [question]), lang)
+            rest = _clauses_without(message, [question])
+            named -= kb.phrase_sections(question, lang) - kb.phrase_sections(rest, lang)
     return named
 
 

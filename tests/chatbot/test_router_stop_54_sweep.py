@@ -101,7 +101,13 @@ def test_late_for_work_is_still_out_of_scope(kb):
     ("双重扣款怎么回事？多久退回？", {"payment.double-charge"}, {"account.two-factor"}),
     # the middle of a list of things asked is asked too (the address change was no point)
     ("My order hasn't shipped. Can I still cancel it, change the address, or add an item?",
-     {"orders.cancellation", "orders.address-change", "orders.adding-items"}, set())])
+     {"orders.cancellation", "orders.address-change", "orders.adding-items"}, set()),
+    # "How long do I have" beside a return's other questions: the return window (no point; the process as padding)
+    ("I want to return a jacket. How long do I have, does it need tags, and how much is the return label?",
+     {"returns.time-limit", "returns.condition", "returns.shipping-fees"}, {"returns.process"}),
+    # neighbours: an exchange's and a refund's "how long", as before
+    ("换货怎么申请？要多久？", {"returns.exchanges"}, {"returns.time-limit", "refunds.timing"}),
+    ("退款如何申请？多久能到？", {"refunds.timing"}, {"returns.time-limit"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
     ids = {h.section.id for h in _planner_points(kb, question)}
     assert wanted <= ids and not ids & unwanted
@@ -145,3 +151,11 @@ def test_a_changed_phone_number_alone_is_still_out_of_scope(kb):
     ("Has anyone called about my order?", "direct", "policy")])  # as before
 def test_the_agents_hours_asked_are_answered(kb, question, mode, reason):
     assert mode_and_reason(kb, question) == (mode, reason)
+
+
+def test_points_follow_the_order_asked(kb):
+    """en-multi-01 of the eval set: its "How long do I have" is the return window's, asked first."""
+    question = ("I'd like to return a table lamp I bought. How long do I have, how do I send it back, and will I have "
+                "to pay for the return shipping?")
+    assert [h.section.id for h in _planner_points(kb, question)] == [
+        "returns.time-limit", "returns.process", "returns.shipping-fees"]
