@@ -67,7 +67,13 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     ("退货包裹14天内没寄出会怎样？", "returns.process"),  # the exchanges
     ("买了超过14天还能退吗", "returns.time-limit"),  # as before
     ("支付方式有哪些？", "payment.methods"),  # the refund method ("原支付方式")
-    ("退款会退到原支付方式吗？", "refunds.method"), ("哪些支付方式可以退款？", "refunds.method")])  # as before
+    ("退款会退到原支付方式吗？", "refunds.method"), ("哪些支付方式可以退款？", "refunds.method"),  # as before
+    # a price adjustment asked of a sale item (the non-returnable items), pending charges twice (the charge's
+    # timing), a refund made as store credit of a card payment (the return label's fee)
+    ("Can I get a price adjustment on a sale item?", "payment.price-adjustment"),
+    ("我看到两笔89.99的待处理扣款", "payment.double-charge"),
+    ("退回来的是店铺余额，但我是刷卡付的", "refunds.method"),
+    ("Is there a cheaper shipping option?", "shipping.standard")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -159,3 +165,7 @@ def test_points_follow_the_order_asked(kb):
                 "to pay for the return shipping?")
     assert [h.section.id for h in _planner_points(kb, question)] == [
         "returns.time-limit", "returns.process", "returns.shipping-fees"]
+
+
+def test_a_catalogue_question_for_something_cheaper_is_still_refused(kb):
+    assert mode_and_reason(kb, "Do you have cheaper lamps?") == ("refuse", "out_of_scope")
