@@ -84,8 +84,10 @@ UNCOVERED_PHRASE_SHARE = 0.3
 # The intents a follow-up takes from the conversation, by its own: none, where the previous message's return or
 # refund ("I don't have the receipt" after "Can I return a gift?"); an overview, where a defect ("Is it under
 # warranty?" after "My TV stopped working" is that product's defect, not the warranty's overview), or where the two
-# together find a product's warranty best (the product's term, not the overview).
-_TOPIC_INTENTS = {None: ONE_SECTION_INTENTS, "overview": frozenset({"defect"})}
+# together find a product's warranty best (the product's term, not the overview); a bare return or refund, where a
+# defect ("能退吗" after "我的耳机坏了", as in one message; stop 54).
+_TOPIC_INTENTS = {None: ONE_SECTION_INTENTS, "overview": frozenset({"defect"}), "return": frozenset({"defect"}),
+                  "refund": frozenset({"defect"})}
 
 
 def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str | None, lang: str | None = None,

@@ -169,3 +169,13 @@ def test_points_follow_the_order_asked(kb):
 
 def test_a_catalogue_question_for_something_cheaper_is_still_refused(kb):
     assert mode_and_reason(kb, "Do you have cheaper lamps?") == ("refuse", "out_of_scope")
+
+
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    # a bare return asked of a defect told just before: the defect's sections, as in one message (the return window)
+    ("我的耳机坏了", "能退吗", "warranty.early-defects"),
+    ("My headphones broke", "can I return them?", "warranty.early-defects"),  # as before
+    ("我买了一个台灯", "能退吗", "returns.time-limit"),  # no defect: as before
+    ("I bought a lamp", "can I return it?", "returns.time-limit")])  # as before
+def test_a_bare_return_after_a_defect_is_the_defects(kb, previous, question, section_id):
+    assert answered_from(kb, question, previous) == section_id
