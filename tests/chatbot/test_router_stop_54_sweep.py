@@ -73,7 +73,10 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     ("Can I get a price adjustment on a sale item?", "payment.price-adjustment"),
     ("我看到两笔89.99的待处理扣款", "payment.double-charge"),
     ("退回来的是店铺余额，但我是刷卡付的", "refunds.method"),
-    ("Is there a cheaper shipping option?", "shipping.standard")])  # as before
+    ("Is there a cheaper shipping option?", "shipping.standard"),  # as before
+    # an account deleted by mistake (the cancellation), a minimum spend in Chinese (refused; English had it)
+    ("My account was deleted by mistake", "account.deletion"), ("有最低消费吗？", "shipping.standard"),
+    ("Is there a minimum order amount?", "shipping.standard")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -179,3 +182,9 @@ def test_a_catalogue_question_for_something_cheaper_is_still_refused(kb):
     ("I bought a lamp", "can I return it?", "returns.time-limit")])  # as before
 def test_a_bare_return_after_a_defect_is_the_defects(kb, previous, question, section_id):
     assert answered_from(kb, question, previous) == section_id
+
+
+def test_unsubscribing_in_chinese_is_out_of_scope(kb):
+    """"取消订阅" (unsubscribe) found the order's cancellation by "取消"; "退订" was already an uncovered topic."""
+    assert mode_and_reason(kb, "怎么取消订阅邮件？") == ("refuse", "out_of_scope")
+    assert answered_from(kb, "我想取消订单") == "orders.cancellation"
