@@ -158,8 +158,8 @@ ESCALATION_RULES = {
         r"\b(bad|negative|1-star|one-star|1 star|one star)\s+review\b",
         r"\b(can|could|would|will)\s+(you|someone|somebody|anyone)\s+(please\s+)?(call|phone|ring)\s+me\b|"
         r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
-        r"\b(nobody|no\s+one|no-one)\s+(has\s+|have\s+)?(ever\s+)?(answers|answered|responds|responded|replies|replied|gets\s+back|"
-        r"got\s+back|gotten\s+back|picks\s+up|picked\s+up|called|contacted)\b",  # "nobody has called me back in a week"
+        r"\b(nobody|no\s+one|no-one)\s+(has\s+|have\s+)?(ever\s+)?(answers|answered|responds|responded|replies|"
+        r"replied|gets\s+back|got\s+back|gotten\s+back|picks\s+up|picked\s+up|called|contacted)\b",  # "nobody has called"
         # "人工客服几点上班", "周日有人工客服吗" ask for the agents' hours (stop 43's and 54's sweeps: escalated)
         r"^[\s,.!?，。！？]*人工[\s,.!?，。！？]*$|转人工|(?<!周[六日天末]有)(?<!星期[六日天]有)(?<!时候有)(?<!几点有)"
         r"人工客服(?![^，。？！,?!]{0,4}(几点|什么时候|时间|电话|号码|上班|下班|在线))|"

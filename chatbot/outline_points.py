@@ -40,7 +40,8 @@ _HOW_TO_SECTIONS = {"returns": "returns.process", "refunds": "returns.process", 
 # process says how (stop 51: "我买的台灯有点问题，想退，流程是什么？" got the warranty claim).
 _EARLY_DEFECTS = "warranty.early-defects"
 # "要几天？" beside a question about a refund asks when the refund comes ("退款是退到原支付方式吗？要几天？" was
-# outlined with the refund method alone): the how-long section of the other questions' category.
+# outlined with the refund method alone): the how-long section of the other questions' best section, or of its
+# category ("How long do I have" beside a return's questions: the return window).
 _HOW_LONG_SECTIONS = {"refunds": "refunds.timing", "returns": "returns.time-limit",
                       "returns.exchanges": "returns.exchanges"}
 
