@@ -76,7 +76,10 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     ("Is there a cheaper shipping option?", "shipping.standard"),  # as before
     # an account deleted by mistake (the cancellation), a minimum spend in Chinese (refused; English had it)
     ("My account was deleted by mistake", "account.deletion"), ("有最低消费吗？", "shipping.standard"),
-    ("Is there a minimum order amount?", "shipping.standard")])  # as before
+    ("Is there a minimum order amount?", "shipping.standard"),  # as before
+    # "ship" in a Chinese message: the dispatch (the charge's timing, what to do after shipment)
+    ("我的order什么时候ship？", "shipping.dispatch"), ("我的 order 还没 ship", "shipping.dispatch"),
+    ("我的order还没ship，可以取消吗？", "orders.cancellation")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
