@@ -14,14 +14,14 @@ from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.category_overviews import named_categories
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              TRANSIT_DAMAGE_SECTION, lead_with)
-from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, follow_up_hits,
+from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, asks_how_long, follow_up_hits,
                                 names_another_topic, names_its_topic_well, ships_abroad, tells_a_duration,
                                 tells_a_place, tells_an_amount, tells_it_shipped, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
-                                   shape_mode)
+                                   questions_asked, shape_mode)
 from chatbot.separate_requests import separate_requests
 from chatbot.spelling import correct_typos
 from chatbot.text_terms import detect_lang, word_terms
@@ -178,8 +178,10 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             hits = [*hits, ScoredSection(kb.get(how_to, lang), bar)]
     if ships_abroad(kb, question, hits, intent, lang, message, followed):
         # "express to Canada?" too; the domestic times and prices, which a place abroad does not get, only where the
-        # message names them ("ship to Canada and how much" had the standard and express shipping's, stop 44's sweep)
-        named = kb.phrase_sections(question, lang)
+        # message names them ("ship to Canada and how much" had the standard and express shipping's, stop 44's sweep);
+        # a question for how long names none ("我在加拿大，你们发货吗？多久能到？" kept standard shipping's "多久能到")
+        named = kb.phrase_sections(question, lang).difference(*(
+            kb.phrase_sections(q, lang) for q in questions_asked(question) if asks_how_long(q)))
         hits = sorted((h for h in hits if h.section.id not in DOMESTIC_SECTIONS or h.section.id in named),
                       key=lambda h: h.section.id != ABROAD_SECTION)
     return lang, query, hits, intent

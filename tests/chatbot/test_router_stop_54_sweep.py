@@ -111,6 +111,8 @@ def test_late_for_work_is_still_out_of_scope(kb):
     ("支持哪些支付方式？什么时候扣款？", {"payment.methods", "payment.charge-timing"},
      {"refunds.method", "payment.double-charge"}),
     ("双重扣款怎么回事？多久退回？", {"payment.double-charge"}, {"account.two-factor"}),
+    # "多久能到？" beside a place abroad asks the international shipping's time (standard shipping's phrase kept it)
+    ("我在加拿大，你们发货吗？多久能到？关税谁出？", {"shipping.international"}, {"shipping.standard"}),
     # the middle of a list of things asked is asked too (the address change was no point)
     ("My order hasn't shipped. Can I still cancel it, change the address, or add an item?",
      {"orders.cancellation", "orders.address-change", "orders.adding-items"}, set()),
