@@ -79,7 +79,12 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     ("Is there a minimum order amount?", "shipping.standard"),  # as before
     # "ship" in a Chinese message: the dispatch (the charge's timing, what to do after shipment)
     ("我的order什么时候ship？", "shipping.dispatch"), ("我的 order 还没 ship", "shipping.dispatch"),
-    ("我的order还没ship，可以取消吗？", "orders.cancellation")])  # as before
+    ("我的order还没ship，可以取消吗？", "orders.cancellation"),  # as before
+    # the fastest shipping, a courier who says he delivered, a coat too big (each refused)
+    ("What's the fastest shipping you offer?", "shipping.express"),
+    ("The courier says he delivered but he didn't", "shipping.lost-damaged"), ("My coat is too big", "returns.exchanges"),
+    # neighbours: the fastest refund, a lid too tight, as before
+    ("What is the fastest way to get a refund?", "refunds.timing")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -137,6 +142,8 @@ def test_a_protection_plan_bought_leads_a_defect(kb, question):
     # a defect asked to be exchanged: the defect's sections (the exchanges, which are for another size or colour)
     "My headphones broke, can I exchange them?", "耳机坏了能换吗", "电视屏幕有坏点能换吗",
     "I want to exchange my broken headphones",
+    # a battery that dies fast (refused), headphones that work on one side (the promo codes' "one")
+    "My laptop battery dies fast", "My headphones only work on one side",
     "衣服穿了一次就开线了"])  # a defect after one wear: as before
 def test_a_defect_asked_to_be_exchanged_is_the_defects(kb, question):
     route = RuleRouter(kb).route(question)
