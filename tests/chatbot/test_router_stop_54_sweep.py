@@ -84,7 +84,9 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     ("What's the fastest shipping you offer?", "shipping.express"),
     ("The courier says he delivered but he didn't", "shipping.lost-damaged"), ("My coat is too big", "returns.exchanges"),
     # neighbours: the fastest refund, a lid too tight, as before
-    ("What is the fastest way to get a refund?", "refunds.timing")])
+    ("What is the fastest way to get a refund?", "refunds.timing"),
+    # whether the item goes back, for a warranty claim or a return (the return condition, the non-returnable items)
+    ("保修需要寄回商品吗？", "warranty.claims"), ("退货需要寄回商品吗？", "returns.process")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
