@@ -86,7 +86,9 @@ from tests.chatbot.routing import answered_from, mode_and_reason
     # neighbours: the fastest refund, a lid too tight, as before
     ("What is the fastest way to get a refund?", "refunds.timing"),
     # whether the item goes back, for a warranty claim or a return (the return condition, the non-returnable items)
-    ("保修需要寄回商品吗？", "warranty.claims"), ("退货需要寄回商品吗？", "returns.process")])
+    ("保修需要寄回商品吗？", "warranty.claims"), ("退货需要寄回商品吗？", "returns.process"),
+    # a virtual card (the charge's timing), paying on delivery (refused): the accepted methods
+    ("Can I use a virtual card?", "payment.methods"), ("Can I pay on delivery?", "payment.methods")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
