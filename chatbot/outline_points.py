@@ -151,17 +151,22 @@ def _how_long_section(kb: KnowledgeBase, message: str, lang: str, question: str)
     return _HOW_LONG_SECTIONS.get(category)
 
 
+def phrased_besides(kb: KnowledgeBase, message: str, lang: str, how_long: list[str]) -> set[str]:
+    """Ids of the sections a keyword phrase of ``message`` names, but for those that only one of its questions for
+    how long (``how_long``, `asks_how_long`) names: such a question asks how long something named elsewhere takes."""
+    named = kb.phrase_sections(message, lang)
+    for question in how_long:
+        named -= kb.phrase_sections(question, lang) - kb.phrase_sections(_clauses_without(message, [question]), lang)
+    return named
+
+
 def points_phrased(kb: KnowledgeBase, message: str, lang: str) -> set[str]:
     """Ids of the sections a keyword phrase of ``message`` names (`select_points`'s ``phrased``), but for those that
-    only a question for how long names where the message's other questions say what takes that long (`asks_how_long`,
-    `_how_long_section`): "退款如何申请？多久能到？" asks how long the refund takes, not standard shipping's "多久能到"."""
-    named = kb.phrase_sections(message, lang)
+    only a question for how long names where the message's other questions say what takes that long
+    (`_how_long_section`): "退款如何申请？多久能到？" asks how long the refund takes, not standard shipping's "多久能到"."""
     questions = questions_asked(plain_message(message))
-    for question in questions if len(questions) >= 2 else ():
-        if asks_how_long(question) and _how_long_section(kb, message, lang, question):
-            rest = _clauses_without(message, [question])
-            named -= kb.phrase_sections(question, lang) - kb.phrase_sections(rest, lang)
-    return named
+    return phrased_besides(kb, message, lang, [
+        q for q in questions if len(questions) >= 2 and asks_how_long(q) and _how_long_section(kb, message, lang, q)])
 
 
 def _named_alone(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection]) -> str | None:

@@ -19,7 +19,7 @@ from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX
                                 tells_a_place, tells_an_amount, tells_it_shipped, tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
-from chatbot.outline_points import how_to_section
+from chatbot.outline_points import how_to_section, phrased_besides
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
                                    questions_asked, shape_mode)
 from chatbot.separate_requests import separate_requests
@@ -180,8 +180,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         # "express to Canada?" too; the domestic times and prices, which a place abroad does not get, only where the
         # message names them ("ship to Canada and how much" had the standard and express shipping's, stop 44's sweep);
         # a question for how long names none ("我在加拿大，你们发货吗？多久能到？" kept standard shipping's "多久能到")
-        named = kb.phrase_sections(question, lang).difference(*(
-            kb.phrase_sections(q, lang) for q in questions_asked(question) if asks_how_long(q)))
+        named = phrased_besides(kb, question, lang, [q for q in questions_asked(question) if asks_how_long(q)])
         hits = sorted((h for h in hits if h.section.id not in DOMESTIC_SECTIONS or h.section.id in named),
                       key=lambda h: h.section.id != ABROAD_SECTION)
     return lang, query, hits, intent
