@@ -217,10 +217,10 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
         _WHAT_ABOUT.match(to_simplified(message)))
     what_about = ((weak and bool(_WHAT_ABOUT.match(to_simplified(message)) or _OF_THAT.match(message)))
                   or bool(_STILL_HOLDS.search(message)) or of_a_product)  # "运费呢？", "does that include Saturdays?"
-    # a bare return or refund asked of what the previous message tells ("能退吗" after "我的耳机坏了": the return window)
-    bare_return = weak and intent_hits(kb, message, lang, own_hits, bar)[1] in ("return", "refund")
-    if not (about_it or what_about or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar or bare_return
-            or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))):
+    if not (about_it or what_about or is_open_question(message) or own >= FOLLOW_UP_OWN_SHARE * bar
+            or tells_more or (weak and kb.knows_words(message, lang) and (own > 0 or not tokenize(message)))
+            # a bare return or refund asked of what the previous message tells ("能退吗" after "我的耳机坏了")
+            or (weak and intent_hits(kb, message, lang, own_hits, bar)[1] in ("return", "refund"))):
         return None
     topic, how_long = kb.search(previous, lang=lang, k=1), asks_how_long(message)
     if own_hits and (weak or about_it) and topic and not how_long:
