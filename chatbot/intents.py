@@ -38,7 +38,7 @@ _DEFECT = re.compile(
     r"draining|turning on)\b|\bwent (silent|dead|dark|black|blank)\b|\bcrackl|\bcame off\b|"
     r"\b(won'?t|doesn'?t|does not|will not) (heat|cool|spin|drain)\b|"
     r"\bdied\b|\bflicker|\bbuzz|\bbusted\b|\bno sound\b|\bdead pixels?\b|\bwobbl|"
-    r"\bcracks?\b|\bonly works? (on|in|from) one side\b|"  # "My headphones only work on one side"
+    r"\bcracks?\b|\bonly works? (on|in|from) one side\b|\bonly (works?|charges?|turns? on) (when|if)\b|"
     r"\bpeeling\b|\bsnapped\b|\bchipping\b|\bstain(s|ed)?\b|\bsmells? (musty|moldy|mouldy|bad|weird|funny)\b|"
     r"\blines? (across|on|down) (my |the )?(screen|monitor|display)\b|"
     r"\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|"

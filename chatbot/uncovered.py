@@ -76,6 +76,11 @@ _CATALOG = re.compile(
     # a list of the codes on offer ("把你们现在能用的所有优惠码都发给我"), which no policy gives
     r"(所有|全部)的?(优惠码|优惠券|折扣码)|\b(list|all)( of)? (your |the )?(current |available |active )?"
     r"(promo|discount|coupon) codes\b", re.I)
+# Whether a product is on sale, where no purchase is told ("Is the sofa on sale?" got the furniture's warranty);
+# one bought that went on sale asks for a price adjustment.
+_ON_SALE = re.compile(r"\b(is|are) (the|this|that|these|those|your|there (a|an|any)) [\w ]{0,30}\bon sale\b|"
+                      r"\b(is|are) there (a |an |any )?(sales?|deals?|discounts?)\b|(打折|促销|优惠活动)吗", re.I)
+_PURCHASE_TOLD = re.compile(r"\b(i|we) (just )?(bought|ordered|purchased|paid|got)\b|(买|下单|订)了|买的|已经买", re.I)
 _PRICED_POLICY = re.compile(
     r"ship|deliver|express|postage|label|fee|restock|warrant|protection|install|klarna|gift card|refund|return|drop|"
     r"differen|adjust|cheap|sale|match|deduct|运费|运输|配送|快递|加急|邮|标签|费|保修|延保|保障|保护|分期|礼品卡|退|降|差价|"
@@ -84,9 +89,11 @@ _PRICED_POLICY = re.compile(
 
 def not_ours(question: str, query: str) -> str | None:
     """Why ``question`` is about something no policy covers, though a policy's word may find a section: "catalog"
-    (what is sold, in stock, a product's price; not a priced policy of ``query``), or "out_of_scope" (another shop,
-    the weather); else None."""
+    (what is sold, in stock, a product's price, not a priced policy of ``query``; whether a product is on sale,
+    where ``query`` tells no purchase), or "out_of_scope" (another shop, the weather); else None."""
     simplified = to_simplified(question)  # the Chinese rules are written in simplified characters
     if _CATALOG.search(simplified) and not _PRICED_POLICY.search(to_simplified(query)):
+        return "catalog"
+    if _ON_SALE.search(simplified) and not _PURCHASE_TOLD.search(to_simplified(query)):
         return "catalog"
     return "out_of_scope" if _UNCOVERED.search(simplified) else None

@@ -1,0 +1,53 @@
+"""Stop 55's sweep (a product bought that went on sale, whether a product is on sale, a defect told by when it
+works): the messages the rule router refused or answered from the wrong section, each from its own section now, and
+the neighbours that must not move (no model)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.chatbot.routing import answered_from, mode_and_reason
+from tests.chatbot.test_outline_points import _planner_points
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    # a product bought that is on sale now: the price adjustment (the furniture's warranty, the protection plan,
+    # refused)
+    ("The sofa I bought last week is now on sale", "payment.price-adjustment"),
+    ("The lamp I bought 5 days ago is now on sale", "payment.price-adjustment"),
+    ("I just bought a desk and now it's on sale for less", "payment.price-adjustment"),
+    ("我昨天买的沙发现在打折吗？", "payment.price-adjustment"),
+    # neighbours, as before
+    ("my rug went on sale two days after i ordered it", "payment.price-adjustment"),
+    ("我买的台灯现在打折了", "payment.price-adjustment"),
+    ("Can I return a sale item?", "returns.non-returnable"), ("Are sale items final sale?", "returns.non-returnable"),
+    # a pending charge is the card's authorization (the bank's time for a refund)
+    ("My bank says the charge is pending", "payment.charge-timing"),
+    ("There's a pending charge on my card", "payment.charge-timing"),  # as before
+    # a garment washed asks the return's condition (what to do after shipment)
+    ("I washed the shirt once, can I still return it?", "returns.condition"),
+    ("Can I return jeans I washed?", "returns.condition"),
+    ("Can I return without the tags?", "returns.condition")])  # as before
+def test_messages_are_answered_from_their_sections(kb, question, section_id):
+    assert answered_from(kb, question) == section_id
+
+
+@pytest.mark.parametrize(("question", "mode", "reason"), [
+    # whether a product is on sale, where none is bought: the catalogue, which the assistant cannot look up (the
+    # furniture's warranty)
+    ("Is the sofa on sale?", "refuse", "catalog"), ("Is there a sale on furniture?", "refuse", "catalog"),
+    ("Are these chairs on sale?", "refuse", "catalog"), ("沙发打折吗？", "refuse", "catalog"),
+    ("最近有促销吗？", "refuse", "catalog"),
+    # a defect told by when it works: the defect's sections (the original shipping charges)
+    ("my headphones only charge when the cable is held at an angle", "sot", "defect"),
+    ("The speaker only works if I hold the cable", "sot", "defect"),
+    # someone else logged into the account: fraud (the privacy section)
+    ("Someone else is logged into my account", "escalate", "fraud"),
+    ("someone logged into my account", "escalate", "fraud")])  # as before
+def test_messages_get_their_modes(kb, question, mode, reason):
+    assert mode_and_reason(kb, question) == (mode, reason)
+
+
+def test_cancelling_with_the_shipping_refunded_asks_both(kb):
+    """"运费退吗？" asks for the original shipping charges beside the cancellation (the cancellation alone)."""
+    points = _planner_points(kb, "取消订单后钱什么时候退回？运费退吗？")
+    assert [h.section.id for h in points] == ["orders.cancellation", "refunds.shipping-charges"]
