@@ -92,7 +92,8 @@ ESCALATION_RULES = {
         r"\b(someone|somebody|hackers?)\s+(is\s+|are\s+|was\s+|were\s+|has\s+been\s+|have\s+been\s+)?(trying|tried|"
         r"attempting|attempted)\s+to\s+(hack|break\s+into|get\s+into|access|log\s+into|sign\s+into)\b|"
         r"(有人|别人|黑客)(想|在|试图|企图|尝试)(盗|黑|登录|登陆|进入)我的?(号|账户|账号|帐号|帐户)",
-        r"\b(someone|somebody)\s+(else\s+)?(has\s+|is\s+|was\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?my\s+account",
+        r"\b(someone|somebody)\s+(else\s+)?(has\s+|is\s+|was\s+)?(logged|signed|got)\s+(in|into|onto)\s+(to\s+)?"
+        r"my\s+account",
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+(my|their|his|her)\s+"
         r"(credit\s+)?(card|account|paypal)",
         # an order or a card used without the customer knowing ("Someone has done the order from my account without
