@@ -53,9 +53,8 @@ _DEFECT = re.compile(
     # "收货一周即无法开机" (stop 45's sweep: the warranty claims); a box 压坏 (crushed) on its way is no defect
     r"|无法(开机|启动|充电|使用|工作)", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
-# A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit;
-# not one that broke a while after ("收到一周后坏了"); "The chair arrived broken" too (the damaged parcels' keywords
-# name "came with a broken leg").
+# A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit; not
+# one that broke a while after ("收到一周后坏了"); "The chair arrived broken" too ("came with a broken leg" a keyword).
 _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)|"
                              r"\b(arrived|came)( \w+){0,2} (broken|cracked|damaged|smashed|shattered|dented|split|"
                              r"scratched|torn|ripped|bent|chipped)\b|"
@@ -209,8 +208,7 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
             early = (RETURN_WINDOW_SECTION,)  # blender broke after 2 months. Can I still return it or do I need a
         else:  # warranty claim?" got the warranty alone)
             early = ()
-        # the product's term first where the question asks how long ("My laptop screen broke, how long is the
-        # warranty?"), after the early defects otherwise
+        # the term leads where asked how long ("My laptop screen broke, how long is the warranty?"), else the defects
         asks_the_term = any(TERM_WORDS.search(c) for c in asked)
         ids = (product + early if asks_the_term else early + product) + _DEFECT_SECTIONS[1:]
         return "defect", [kb.get(section_id, lang) for section_id in ids]
@@ -257,9 +255,11 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits = lead_with(hits[0].score, hits, *(kb.get(i, lang) for i in sorted(named)))
     if (intent is None and hits and hits[0].section.id in _ASKED_OF_A_FINAL_ITEM | {NON_RETURNABLE_SECTION}
             and not _WHEN_WORDS.search(text) and (_RETURN.search(text) or _ONE_SECTION_INTENTS[0][1].search(text))
-            and (NON_RETURNABLE_SECTION in kb.phrase_sections(text, lang) or any(
-                h.section.id == NON_RETURNABLE_SECTION and h.score >= FINAL_ITEM_SHARE * hits[0].score for h in hits))):
-        # "I bought a software download code by mistake, can I get my money back?" (the refund timing before)
+            and (NON_RETURNABLE_SECTION in (phrased := kb.phrase_sections(text, lang)) or "returns.process" not in
+                 phrased and any(h.section.id == NON_RETURNABLE_SECTION and h.score >= FINAL_ITEM_SHARE * hits[0].score
+                                 for h in hits))):
+        # "I bought a software download code by mistake, can I get my money back?" (the refund timing before); by
+        # score, not where "how do I return" asks the process ("…an item I got as a gift?" got the gift cards, stop 55)
         hits, intent = lead_with(hits[0].score, hits, kb.get(NON_RETURNABLE_SECTION, lang)), "return"
     if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
         lead = lead_with(INTENT_LEAD * max(hits[0].score, bar), hits, *(kb.get(i, lang) for i in REFUND_SECTIONS))

@@ -26,7 +26,20 @@ from tests.chatbot.test_outline_points import _planner_points
     # a garment washed asks the return's condition (what to do after shipment)
     ("I washed the shirt once, can I still return it?", "returns.condition"),
     ("Can I return jeans I washed?", "returns.condition"),
-    ("Can I return without the tags?", "returns.condition")])  # as before
+    ("Can I return without the tags?", "returns.condition"),  # as before
+    # a return asked how to do of a gift: the process (the gift cards, which no one can return)
+    ("How do I return an item I got as a gift?", "returns.process"),
+    ("How do I return a gift card?", "returns.non-returnable"),  # as before
+    ("I bought a software download code by mistake, can I get my money back?", "returns.non-returnable"),  # as before
+    # a product that does not fit, another colour asked in Chinese: the exchanges (refused)
+    ("The gift I received doesn't fit", "returns.exchanges"), ("My new shoes don't fit", "returns.exchanges"),
+    ("能换成蓝色的吗？", "returns.exchanges"), ("能换成别的颜色吗？", "returns.exchanges"),  # as before
+    # a gift card for cash: the non-returnable items (the accepted payment methods); paying with one: the methods
+    # (the refund method)
+    ("礼品卡能换成现金吗？", "returns.non-returnable"), ("礼品卡怎么用？", "payment.methods"),
+    # a product taken back: the return window (the furniture's warranty)
+    ("Do you take back furniture?", "returns.time-limit"),
+    ("Can you take it back if I don't like it?", "returns.time-limit")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
