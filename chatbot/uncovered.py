@@ -17,7 +17,11 @@ _UNCOVERED_TOPICS = {
     "shops": (r"\b(walmart|amazon|target|ebay|best ?buy|costco|ikea|wayfair)\b|京东(?!白条)|淘宝|天猫|拼多多|苏宁|宜家|亚马逊|"
               r"沃尔玛|百思买|好市多|开市客|塔吉特|(?<![@.])\b(netflix|spotify|hulu|youtube|"
               r"(?<!to my )(?<!to my new )(?<!to a )(?<!to a new )(?<!to )(?<!new )(gmail|hotmail|yahoo mail)|"
-              r"icloud|facebook|instagram|tiktok|whatsapp|uber|airbnb|usps|fedex|dhl|irs)\b|顺丰|圆通|中通|申通|韵达|极兔"),
+              r"icloud|facebook|instagram|tiktok|whatsapp|uber|airbnb|irs)\b"),
+    # carriers' own services ("What's the shipping time for a letter with USPS?"), not one that lost or damaged the
+    # customer's parcel ("FedEx lost my package": stop 55's sweep, refused)
+    "carriers": (r"^(?![\s\S]*(\b(my|our|the) (package|parcel|order|delivery|shipment)s?\b|\b(lost|damaged|broke|"
+                 r"stole|left)\b|我的(包裹|快递|订单)|弄丢|丢了|弄坏|损坏))[\s\S]*(\b(usps|fedex|dhl)\b|顺丰|圆通|中通|申通|韵达|极兔)"),
     # the weather ("… this weekend?" found the same-day dispatch, "… for Christmas?" the holiday returns)
     "weather": (r"\b(what'?s|what\s+is|how'?s|how\s+is|what will)\s+the\s+weather\b|\bforecast\b|天气|下雨|下雪|"
                 r"\bweather\s+(like|today|tomorrow|this|next|going)\b|"

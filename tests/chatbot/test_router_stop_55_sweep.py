@@ -39,7 +39,17 @@ from tests.chatbot.test_outline_points import _planner_points
     ("礼品卡能换成现金吗？", "returns.non-returnable"), ("礼品卡怎么用？", "payment.methods"),
     # a product taken back: the return window (the furniture's warranty)
     ("Do you take back furniture?", "returns.time-limit"),
-    ("Can you take it back if I don't like it?", "returns.time-limit")])
+    ("Can you take it back if I don't like it?", "returns.time-limit"),
+    # a carrier that lost, damaged or misdelivered the parcel: the lost parcels (refused); one returned to sender
+    # (the return window)
+    ("FedEx lost my package", "shipping.lost-damaged"), ("DHL damaged the parcel", "shipping.lost-damaged"),
+    ("USPS left my package at the wrong house", "shipping.lost-damaged"), ("顺丰把我的包裹弄丢了", "shipping.lost-damaged"),
+    ("My package was returned to sender", "shipping.lost-damaged"),
+    # a warranty cancelled: the protection plan (the order's cancellation)
+    ("Can I cancel my warranty?", "warranty.protection-plan"),
+    # coupons and codes on sale items: the promo codes (the email change, the store credit, the final-sale items)
+    ("I have a coupon from your email, how do I use it?", "payment.promo-codes"),
+    ("Do coupons expire?", "payment.promo-codes"), ("Do promo codes work on sale items?", "payment.promo-codes")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -55,7 +65,10 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
     ("The speaker only works if I hold the cable", "sot", "defect"),
     # someone else logged into the account: fraud (the privacy section)
     ("Someone else is logged into my account", "escalate", "fraud"),
-    ("someone logged into my account", "escalate", "fraud")])  # as before
+    ("someone logged into my account", "escalate", "fraud"),  # as before
+    # a carrier's own service is still not ours, as before
+    ("What's the shipping time for a letter with USPS?", "refuse", "out_of_scope"),
+    ("顺丰快递寄到北京要几天？", "refuse", "out_of_scope"), ("What's FedEx's phone number?", "refuse", "out_of_scope")])
 def test_messages_get_their_modes(kb, question, mode, reason):
     assert mode_and_reason(kb, question) == (mode, reason)
 
