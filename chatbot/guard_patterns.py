@@ -96,6 +96,8 @@ ESCALATION_RULES = {
         r"my\s+account",
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+(my|their|his|her)\s+"
         r"(credit\s+)?(card|account|paypal)",
+        r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(ordered|bought|purchased|shopped)\s+(\w+\s+)?(with|using|on)\s+"
+        r"my\s+(credit\s+|debit\s+)?(card|account|paypal)",  # "Someone ordered with my credit card" (stop 55: refund method)
         # an order or a card used without the customer knowing ("Someone has done the order from my account without
         # my knowledge", stop 45's sweep: the account deletion)
         r"\b(card|account|orders?|purchases?|charges?)\b[^.?!]{0,40}\bwithout\s+(my|our|their|his|her)\s+"
@@ -142,6 +144,7 @@ ESCALATION_RULES = {
         r"(bbb|better\s+business\s+bureau|ftc|attorney\s+general|authorities|police|consumer)",
         r"\bbetter\s+business\s+bureau\b|\bconsumer\s+protection\b",
         r"\bcharge-?backs?\b|\b(file|do|request|initiate|open)\s+a\s+charge\s+back\b|\b(dispute|disputing)\s+(the|this|that|my)?\s*(charge|payment|transaction)",
+        r"\b(dispute|disputing)\s+(it|this|that)\s+with\s+(my|the)\s+(bank|card\s+company|credit\s+card)",  # stop 55
         r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管|拒付|银行申诉|法务",
         r"\blegal\s+(department|team|dept)\b",  # "I'd like to speak with your legal department" (stop 53's sweep)
         flags=re.A,

@@ -49,7 +49,12 @@ from tests.chatbot.test_outline_points import _planner_points
     ("Can I cancel my warranty?", "warranty.protection-plan"),
     # coupons and codes on sale items: the promo codes (the email change, the store credit, the final-sale items)
     ("I have a coupon from your email, how do I use it?", "payment.promo-codes"),
-    ("Do coupons expire?", "payment.promo-codes"), ("Do promo codes work on sale items?", "payment.promo-codes")])
+    ("Do coupons expire?", "payment.promo-codes"), ("Do promo codes work on sale items?", "payment.promo-codes"),
+    # waiting on hold on the phone: the agents (the card's authorization hold); the card's hold, as before
+    ("I've been waiting on hold for an hour", "contact.human-agents"),
+    ("I was on hold for 40 minutes", "contact.human-agents"),
+    ("Why is there a hold on my card?", "payment.double-charge"),
+    ("How long does the hold last?", "payment.double-charge")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -66,6 +71,11 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
     # someone else logged into the account: fraud (the privacy section)
     ("Someone else is logged into my account", "escalate", "fraud"),
     ("someone logged into my account", "escalate", "fraud"),  # as before
+    # a dispute with the bank threatened: legal (the bank's time); an order on the customer's card or account by
+    # someone else: fraud (the refund method, the two-factor)
+    ("I'm going to dispute this with my bank", "escalate", "legal"),
+    ("Someone ordered with my credit card", "escalate", "fraud"),
+    ("Someone bought stuff using my account", "escalate", "fraud"),
     # a carrier's own service is still not ours, as before
     ("What's the shipping time for a letter with USPS?", "refuse", "out_of_scope"),
     ("顺丰快递寄到北京要几天？", "refuse", "out_of_scope"), ("What's FedEx's phone number?", "refuse", "out_of_scope")])
