@@ -104,7 +104,7 @@ _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b
 # anything", "我两周前就退货了，到现在还没消息"): the refund's timing, then the bank's.
 _RETURN_SENT = re.compile(r"\b(i|we)( have|'ve)? (already )?(returned|sent (\w+ )?back|mailed (\w+ )?(return|back)|"
                           r"shipped (\w+ )?(return )?back|dropped off (\w+ )?return)|"
-                          r"退货了|退回去|退回了|寄回去|寄回了|寄回给你们|退货(包裹)?寄出", re.I | re.A)
+                          r"退货了|退回去|退回了|寄回去|寄回了|寄回给你们|退货(包裹)?寄出|退了一?[个件台张]", re.I | re.A)
 _NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
                             r"\bstill (nothing|no|waiting|haven'?t|don'?t|do not)\b|"
                             r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|(退款|钱)还没(到|收到|退)|"

@@ -54,7 +54,11 @@ from tests.chatbot.test_outline_points import _planner_points
     ("I've been waiting on hold for an hour", "contact.human-agents"),
     ("I was on hold for 40 minutes", "contact.human-agents"),
     ("Why is there a hold on my card?", "payment.double-charge"),
-    ("How long does the hold last?", "payment.double-charge")])
+    ("How long does the hold last?", "payment.double-charge"),
+    # Chinese: a password reset whose email never came (the tracking number's email), a return sent with no money
+    # since (the return window), two gift cards paying one order (the refund method)
+    ("重置密码试了三次都没收到邮件，垃圾箱也看了", "account.password-reset"),
+    ("一个多月前退了个搅拌机，钱还没到，到底怎么回事？", "refunds.timing"), ("能用两张礼品卡一起付吗？", "payment.methods")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -87,3 +91,13 @@ def test_cancelling_with_the_shipping_refunded_asks_both(kb):
     """"运费退吗？" asks for the original shipping charges beside the cancellation (the cancellation alone)."""
     points = _planner_points(kb, "取消订单后钱什么时候退回？运费退吗？")
     assert [h.section.id for h in points] == ["orders.cancellation", "refunds.shipping-charges"]
+
+
+@pytest.mark.parametrize(("question", "wanted", "unwanted"), [
+    # a tracking that has not moved in Chinese: the lost parcels too, as in English
+    ("订单号NW-55821，说好周一到，现在周四了，物流从周六就没更新，怎么办？", "shipping.lost-damaged", None),
+    # "要花多少钱？" beside a return asks about the return, not for standard shipping's price
+    ("黑五买的沙发12月2号到的，颜色不喜欢，多久之内能退？要花多少钱？", "returns.time-limit", "shipping.standard")])
+def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
+    points = [h.section.id for h in _planner_points(kb, question)]
+    assert wanted in points and unwanted not in points
