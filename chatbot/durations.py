@@ -20,6 +20,7 @@ _PATTERN = re.compile(
     r"|(?P<zh_count>\d+|[一两二三四五六七八九十几半]+)\s*(?:个多?)?(?P<zh_unit>分钟|小时|天|周|星期|(?<=个)月|(?<=个多)月|年)"
     r"|\bday (?P<day_nth>\d{1,3})\b"  # "on day 31": 31 days ("第31天" is the Chinese pattern's "31天")
     r"|(?P<last_year>去年|\blast year\b)"
+    r"|(?P<last_unit>上周|上个?星期|上个?月|\blast (?:week|month)\b)"  # "上周买的": a week ago
     r"|\blast (?P<holiday>christmas|xmas|black friday)\b", re.I | re.A)
 _ZH_DIGITS = {c: n for n, c in enumerate("零一二三四五六七八九", 0) if n} | {"两": 2}
 _ONE_OR_LESS = frozenset({"a", "an", "one", "1", "一", "半"})
@@ -72,8 +73,8 @@ def today() -> date:
 
 
 def durations(text: str) -> list[Duration]:
-    """Every span of time in ``text``, in order; "last year" and "去年" are a year ago, "last Christmas" and "last
-    Black Friday" as many days ago as they were before `today`."""
+    """Every span of time in ``text``, in order; "last year" and "去年" are a year ago ("last week", "上个月" a week,
+    a month), "last Christmas" and "last Black Friday" as many days ago as they were before `today`."""
     found = []
     for match in _PATTERN.finditer(text):
         if match["holiday"]:
@@ -82,6 +83,8 @@ def durations(text: str) -> list[Duration]:
             found.append(Duration(match["day_nth"], "day"))
         elif match["last_year"]:
             found.append(Duration("1", "year"))
+        elif match["last_unit"]:
+            found.append(Duration("1", "month" if match["last_unit"].endswith(("月", "month")) else "week"))
         elif match["min_count"]:
             found.append(Duration(match["min_count"], "minute"))
         elif match["abbr_unit"]:

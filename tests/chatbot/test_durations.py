@@ -16,6 +16,8 @@ from chatbot.durations import Duration, durations
     ("2个小时前下的单", [Duration("2", "hour")]),
     ("买了1个多月", [Duration("1", "month")]),
     ("去年买的", [Duration("1", "year")]),
+    ("上周买的", [Duration("1", "week")]), ("上个月收到的", [Duration("1", "month")]),
+    ("I bought it last week", [Duration("1", "week")]), ("last month", [Duration("1", "month")]),
     ("用了半年", [Duration("半", "year")]),
     # Minutes (2026-12-03): "I placed it 10 minutes ago" after "Can I cancel my order?" was refused.
     ("I placed it 10 minutes ago", [Duration("10", "minute")]), ("30min ago", [Duration("30", "minute")]),

@@ -101,3 +101,11 @@ def test_cancelling_with_the_shipping_refunded_asks_both(kb):
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
     points = [h.section.id for h in _planner_points(kb, question)]
     assert wanted in points and unwanted not in points
+
+
+@pytest.mark.parametrize("previous, question", [("我的电视坏了", "上周买的"), ("我的电视坏了", "上个月买的"),
+                                                ("My TV stopped working", "I bought it last week")])  # the last as before
+def test_a_defect_bought_last_week_is_an_early_defect(kb, previous, question):
+    """"上周买的" after a defect tells how long ago (the electronics' warranty alone)."""
+    assert mode_and_reason(kb, question, previous) == ("sot", "defect")
+    assert answered_from(kb, question, previous) == "warranty.early-defects"
