@@ -151,7 +151,7 @@ ESCALATION_RULES = {
     ),
     "human": _rules(
         r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
-        r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
+        r"(human|person|agent|representative|rep|manager|supervisor|someone|somebody|sum1|some1)\b",
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
         # "Get me a supervisor", "I want a human NOW", "human pls" (stop 44's sweep: answered or refused)
         r"\b(get|give|want|need)\s+(me\s+)?(a|an|your)\s+(human|manager|supervisor|representative)\b|"
