@@ -58,7 +58,9 @@ from tests.chatbot.test_outline_points import _planner_points
     # Chinese: a password reset whose email never came (the tracking number's email), a return sent with no money
     # since (the return window), two gift cards paying one order (the refund method)
     ("重置密码试了三次都没收到邮件，垃圾箱也看了", "account.password-reset"),
-    ("一个多月前退了个搅拌机，钱还没到，到底怎么回事？", "refunds.timing"), ("能用两张礼品卡一起付吗？", "payment.methods")])
+    ("一个多月前退了个搅拌机，钱还没到，到底怎么回事？", "refunds.timing"), ("能用两张礼品卡一起付吗？", "payment.methods"),
+    # "intl" (refused, standard shipping)
+    ("do u ship intl", "shipping.international"), ("intl shipping cost?", "shipping.international")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -80,6 +82,8 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
     ("I'm going to dispute this with my bank", "escalate", "legal"),
     ("Someone ordered with my credit card", "escalate", "fraud"),
     ("Someone bought stuff using my account", "escalate", "fraud"),
+    # someone, somebody, "sum1" to talk to: a human (refused)
+    ("i need to talk to sum1", "escalate", "human"), ("can I speak to somebody", "escalate", "human"),
     # a carrier's own service is still not ours, as before
     ("What's the shipping time for a letter with USPS?", "refuse", "out_of_scope"),
     ("顺丰快递寄到北京要几天？", "refuse", "out_of_scope"), ("What's FedEx's phone number?", "refuse", "out_of_scope")])
