@@ -60,7 +60,13 @@ from tests.chatbot.test_outline_points import _planner_points
     ("重置密码试了三次都没收到邮件，垃圾箱也看了", "account.password-reset"),
     ("一个多月前退了个搅拌机，钱还没到，到底怎么回事？", "refunds.timing"), ("能用两张礼品卡一起付吗？", "payment.methods"),
     # "intl" (refused, standard shipping)
-    ("do u ship intl", "shipping.international"), ("intl shipping cost?", "shipping.international")])
+    ("do u ship intl", "shipping.international"), ("intl shipping cost?", "shipping.international"),
+    # how long for a refund paid with PayPal (the refund method); store credit on sale items (the final-sale items); a
+    # refund shown as issued and not seen, in Chinese (the refund's timing)
+    ("I paid with PayPal, how long for the refund?", "refunds.timing"),
+    ("Can I use store credit on sale items?", "refunds.store-credit"),
+    ("显示已退款但是我没看到钱", "refunds.bank-processing"),
+    ("It says refund issued but I don't see it", "refunds.bank-processing")])  # as before
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
