@@ -66,7 +66,18 @@ from tests.chatbot.test_outline_points import _planner_points
     ("I paid with PayPal, how long for the refund?", "refunds.timing"),
     ("Can I use store credit on sale items?", "refunds.store-credit"),
     ("显示已退款但是我没看到钱", "refunds.bank-processing"),
-    ("It says refund issued but I don't see it", "refunds.bank-processing")])  # as before
+    ("It says refund issued but I don't see it", "refunds.bank-processing"),  # as before
+    # return shipping's cost, who pays it for a defect: the return shipping fees (standard shipping)
+    ("How much does return shipping cost?", "returns.shipping-fees"),
+    ("Who pays for return shipping on a defective item?", "returns.shipping-fees"),
+    ("Is return shipping free?", "returns.shipping-fees"),  # as before
+    # sending back a gift, returning in person: the process (the refund method, the final-sale items); a replacement
+    # for a refund: the exchanges (the warranty claims)
+    ("How do I send back a gift?", "returns.process"), ("Can I return in person?", "returns.process"),
+    ("Can I get a replacement instead of a refund?", "returns.exchanges"),
+    # a box of the order missing, a delivery attempted: the lost parcels (the promo codes, the lockout)
+    ("My order came in two boxes, one is missing", "shipping.lost-damaged"),
+    ("Delivery was attempted but I was home", "shipping.lost-damaged")])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
