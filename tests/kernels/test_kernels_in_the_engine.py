@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
 
 def test_greedy_tokens_equal_the_references(tiny_checkpoints, tmp_path):
     prompts = [[5, 6, 7] * k for k in (1, 7, 20)]
-    params = SamplingParams(max_tokens=32, ignore_eos=True)
+    params = SamplingParams(max_tokens=16, ignore_eos=True)
     outs = {}
     for backend in ("torch", "triton"):
         llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, device="cpu", kernel_backend=backend)
@@ -32,11 +32,12 @@ def test_greedy_tokens_equal_the_references(tiny_checkpoints, tmp_path):
 def test_a_request_gets_the_same_tokens_alone_and_batched(tiny_checkpoints, tmp_path):
     """With n-gram drafts cut by the step's token budget, prompts chunked, and a pool tight enough to preempt and
     recompute a sequence: the runner's CUDA path end to end. It does not tell the rounding apart: with the split-K
-    decode kernel for decode rows (``decode_by_prefill`` off) these 6 requests kept their tokens too (2026-12-04);
-    the kernel tests compare the bits (`test_paged_prefill_attention.py`)."""
+    decode kernel for decode rows (``decode_by_prefill`` off) six requests kept their tokens too (2026-12-04); the
+    kernel tests compare the bits (`test_paged_prefill_attention.py`). Four requests still preempt one (six took 160 s
+    of CI under the interpreter on a 2-core AMD Zen 3, stop 55; four take 98 s)."""
     llm = make_llm(tiny_checkpoints["gemma3"], tmp_path, device="cpu", kernel_backend="triton", **TIGHT_POOL)
     gen = torch.Generator().manual_seed(1)
-    prompts = [torch.randint(3, 500, (n,), generator=gen).tolist() for n in (3, 40, 100, 17, 90, 9)]
+    prompts = [torch.randint(3, 500, (n,), generator=gen).tolist() for n in (3, 40, 100, 9)]
     params = SamplingParams(max_tokens=12, ignore_eos=True)
     batched = [o.token_ids for o in llm.generate(prompts, params)]
     assert llm.engine.scheduler.num_preemptions > 0
