@@ -97,7 +97,7 @@ ESCALATION_RULES = {
         r"\b(someone|somebody|anyone|anybody)\s+(else\s+)?(is\s+|has\s+(been\s+)?)?us(ed|ing)\s+(my|their|his|her)\s+"
         r"(credit\s+)?(card|account|paypal)",
         r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(ordered|bought|purchased|shopped)\s+(\w+\s+)?(with|using|on)\s+"
-        r"my\s+(credit\s+|debit\s+)?(card|account|paypal)",  # "Someone ordered with my credit card" (stop 55: refund method)
+        r"my\s+(credit\s+|debit\s+)?(card|account|paypal)",  # "Someone ordered with my credit card" (stop 55)
         # an order or a card used without the customer knowing ("Someone has done the order from my account without
         # my knowledge", stop 45's sweep: the account deletion)
         r"\b(card|account|orders?|purchases?|charges?)\b[^.?!]{0,40}\bwithout\s+(my|our|their|his|her)\s+"

@@ -124,8 +124,9 @@ def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted)
     assert wanted in points and unwanted not in points
 
 
-@pytest.mark.parametrize("previous, question", [("我的电视坏了", "上周买的"), ("我的电视坏了", "上个月买的"),
-                                                ("My TV stopped working", "I bought it last week")])  # the last as before
+@pytest.mark.parametrize(("previous", "question"), [
+    ("我的电视坏了", "上周买的"), ("我的电视坏了", "上个月买的"),
+    ("My TV stopped working", "I bought it last week")])  # the last as before
 def test_a_defect_bought_last_week_is_an_early_defect(kb, previous, question):
     """"上周买的" after a defect tells how long ago (the electronics' warranty alone)."""
     assert mode_and_reason(kb, question, previous) == ("sot", "defect")
