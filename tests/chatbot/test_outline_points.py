@@ -6,33 +6,15 @@ import pytest
 from chatbot.evaluation import point_precision_and_recall, point_scores
 from chatbot.outline_points import (answers_each_question, how_to_section, points_phrased, sections_asked,
                                      select_points)
-from chatbot.pruning import prune_message
-from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
-from chatbot.separate_requests import points_asked
-from chatbot.text_terms import detect_lang
-
-
-def _planner_hits(kb, question: str):
-    """The hits the planner chooses points from: `RuleRouter` on the pruned message, the scope section left out."""
-    pruned = prune_message(question)
-    return [h for h in RuleRouter(kb).route(pruned.text, pruned.query).hits if h.section.id != OUT_OF_SCOPE_SECTION]
-
-
-def _planner_points(kb, question: str):
-    """The points the planner outlines for ``question`` (`Planner.stream`: a pasted thread is split at its closing
-    question)."""
-    pruned = prune_message(question)
-    lang = detect_lang(question)
-    route = RuleRouter(kb).route(pruned.text, pruned.query)
-    asked, only_asked = points_asked(kb, route.requests, pruned, lang)
-    return select_points(_planner_hits(kb, question), asked, points_phrased(kb, pruned.text, lang), only_asked)
+from chatbot.router import RuleRouter
+from tests.chatbot.routing import point_ids
 
 
 def _points_against_expected(kb, eval_questions):
     """(point precision, section recall) of the planner's points over the eval set's multi-point questions, as
     `supportdesk eval` scores them."""
     return point_precision_and_recall([
-        point_scores([h.section.id for h in _planner_points(kb, q["question"])], q["expected_sections"])
+        point_scores(point_ids(kb, q["question"]), q["expected_sections"])
         for q in eval_questions if q["kind"] == "multi"])
 
 
@@ -41,16 +23,16 @@ def _points_against_expected(kb, eval_questions):
     "My order shipped to the wrong address. Can I change it, and what if it's already delivered?"])
 def test_changing_an_address_is_not_adding_items(kb, question):
     """"change order" was a keyword of adding items ("Items cannot be added to an order…"), a point of both."""
-    assert "orders.adding-items" not in [h.section.id for h in _planner_points(kb, question)]
+    assert "orders.adding-items" not in point_ids(kb, question)
 
 
 def test_a_polite_return_question_outlines_the_return_process(kb):
     """The story and the courtesy around it ("from your store", "Thank you so much for your time", "possible")
     outlined the refund method, the store credit and the bank's time, without the return process."""
-    ids = [h.section.id for h in _planner_points(kb, (
+    ids = point_ids(kb, (
         "Hello, I hope you're doing well. I recently purchased a lamp from your store and unfortunately it does not "
         "match my decor. I was wondering if it would be possible to return it, and if so, what the process would be. "
-        "Thank you so much for your time."))]
+        "Thank you so much for your time."))
     assert ids[0] == "returns.process" and not {"refunds.store-credit", "refunds.bank-processing"} & set(ids), ids
 
 
@@ -64,15 +46,15 @@ def test_a_polite_return_question_outlines_the_return_process(kb):
     ("I'd like to buy a TV but I'm worried about the warranty. How long is it and can I extend it?",
      ["warranty.electronics"])])
 def test_a_question_for_one_product_s_warranty_keeps_to_it(kb, question, products):
-    ids = [h.section.id for h in _planner_points(kb, question)]
+    ids = point_ids(kb, question)
     assert sorted(i for i in ids if i in ("warranty.electronics", "warranty.furniture")) == products, ids
 
 
 def test_a_product_s_name_brings_no_warranty_into_another_category_s_outline(kb):
     """"headphones" and "speaker" are the electronics' keywords: an exchange question had its warranty as a point."""
-    ids = [h.section.id for h in _planner_points(kb, (
+    ids = point_ids(kb, (
         "My husband bought me headphones for my birthday but I already have a pair. Can I exchange them for a "
-        "speaker instead, or do I have to return them and buy the speaker separately?"))]
+        "speaker instead, or do I have to return them and buy the speaker separately?"))
     assert ids[0] == "returns.exchanges" and "warranty.electronics" not in ids
 
 
@@ -83,14 +65,14 @@ def test_a_product_s_name_brings_no_warranty_into_another_category_s_outline(kb)
 def test_each_action_an_or_joins_gets_its_point(kb, question, wanted):
     """"or" before a second action asked nothing of its own: the second action had no point (2026-12-03); the points
     come in the order asked (stop 44)."""
-    ids = [h.section.id for h in _planner_points(kb, question)]
+    ids = point_ids(kb, question)
     assert ids[:2] == wanted, ids
 
 
 def test_a_parcel_crushed_with_the_product_broken_outlines_the_damaged_parcels_too(kb):
     """"arrived crushed" found no phrase of the damaged parcels, which then stayed out of the outline beside the
     early defects' "is broken" (2026-12-03)."""
-    ids = [h.section.id for h in _planner_points(kb, "The box arrived crushed and the vase inside is broken")]
+    ids = point_ids(kb, "The box arrived crushed and the vase inside is broken")
     assert set(ids) == {"shipping.lost-damaged", "warranty.early-defects"}, ids
 
 
@@ -101,7 +83,7 @@ def test_a_phrase_brings_in_the_section_a_question_found_second(kb, question, wa
     """Each question found its own section, and those were the whole outline: the 30-day window and the process,
     the promo codes alone ("能用PayPal吗？" scored 9.1 against its bar of 10); their phrases now name the holiday
     season and the payment methods (sweep 81)."""
-    assert wanted in [h.section.id for h in _planner_points(kb, question)]
+    assert wanted in point_ids(kb, question)
 
 
 @pytest.mark.parametrize("question, wanted", [
@@ -110,14 +92,14 @@ def test_a_phrase_brings_in_the_section_a_question_found_second(kb, question, wa
     ("Hi, I'd like to know how long I have to return a rug and whether I can get store credit instead of a refund.",
      "returns.time-limit")])  # the store credit, the refund method and timing: the window scored 1.21x the next
 def test_sweep_86_messages_outline_what_they_ask(kb, question, wanted):
-    assert wanted in [h.section.id for h in _planner_points(kb, question)]
+    assert wanted in point_ids(kb, question)
 
 
 def test_a_charge_twice_with_its_amount_leads_with_the_double_charge(kb):
     """"charged $120 twice" is no "charged twice": the refund timing led ("money back"), no double charge (sweep 78)."""
-    ids = [h.section.id for h in _planner_points(kb, (
+    ids = point_ids(kb, (
         "Good morning. I was charged $120 twice for one order. Can you help me understand why and when I'll get the "
-        "money back?"))]
+        "money back?"))
     assert ids[0] == "payment.double-charge", ids
 
 
@@ -126,7 +108,7 @@ def test_a_charge_twice_with_its_amount_leads_with_the_double_charge(kb):
     ("被扣了两次钱，订单还没发货，怎么回事？", ["payment.double-charge", "payment.charge-timing"], "shipping.lost-damaged"),
     ("Can I split my payment for a $1,200 sofa?", ["payment.installments"], "warranty.furniture")])  # "sofa"
 def test_another_category_s_hit_without_a_phrase_stays_out_where_the_best_has_one(kb, question, wanted, unwanted):
-    ids = [h.section.id for h in _planner_points(kb, question)]
+    ids = point_ids(kb, question)
     assert ids[:len(wanted)] == wanted and unwanted not in ids, ids
 
 
@@ -175,7 +157,7 @@ def test_points_keep_to_the_question(kb, eval_questions):
 def test_each_question_of_another_category_gets_its_section(kb, question, wanted):
     """Two questions in one message, each answered by a section of its own category: the second category's
     section used to fall under the other-category bar (9 of these 10 lost it)."""
-    assert wanted <= {h.section.id for h in _planner_points(kb, question)}
+    assert wanted <= set(point_ids(kb, question))
 
 
 @pytest.mark.parametrize("question, points", [
@@ -190,7 +172,7 @@ def test_a_section_for_each_question_is_the_whole_outline(kb, question, points):
     """Each had a third point of the best hit's category that no question asked: the 30-day window, the warranty
     claim, the refund method (stop 39: point precision 86.5% -> 90.6% on the eval, section recall 95.7% as before).
     The points come in the order asked (stop 44: in score order, the coverage led the TV's term)."""
-    assert [h.section.id for h in _planner_points(kb, question)] == points
+    assert point_ids(kb, question) == points
 
 
 @pytest.mark.parametrize("question, points", [
@@ -198,7 +180,7 @@ def test_a_section_for_each_question_is_the_whole_outline(kb, question, points):
     ("我想退货，怎么操作？退款多久到账？", {"returns.process", "refunds.bank-processing"})])
 def test_how_to_do_what_the_message_wants_is_its_how_to_section(kb, question, points):
     """"How do I do it" names nothing, so the refund timing was the whole outline; it asks how to return."""
-    assert {h.section.id for h in _planner_points(kb, question)} == points
+    assert set(point_ids(kb, question)) == points
 
 
 @pytest.mark.parametrize("question, points", [
@@ -210,7 +192,7 @@ def test_how_to_do_what_the_message_wants_is_its_how_to_section(kb, question, po
 def test_sweep_91_messages_outline_what_they_ask(kb, question, points):
     """"要几天？" beside a refund's question asks for the refund timing (`_HOW_LONG_SECTIONS`); "换货运费" and
     "换货要多久" are phrases of the return fees and the exchanges ("运费" found the standard shipping)."""
-    assert [h.section.id for h in _planner_points(kb, question)] == points
+    assert point_ids(kb, question) == points
 
 
 @pytest.mark.parametrize("question, points", [
@@ -220,7 +202,7 @@ def test_sweep_91_messages_outline_what_they_ask(kb, question, points):
     ("仓库已经签收我的退货了 多久退款 银行那边又要多久", ["refunds.timing", "refunds.bank-processing"])])
 def test_questions_parted_by_spaces_each_get_their_section(kb, question, points):
     """Each was answered from its first question's section alone (stop 42's sweep of Chinese chat)."""
-    assert [h.section.id for h in _planner_points(kb, question)] == points
+    assert point_ids(kb, question) == points
 
 
 @pytest.mark.parametrize("question, points", [
@@ -237,28 +219,28 @@ def test_questions_parted_by_spaces_each_get_their_section(kb, question, points)
     ("退款什么时候发出？银行处理要几天？", ["refunds.timing", "refunds.bank-processing"])])
 def test_the_points_of_separate_questions_come_in_the_order_asked(kb, question, points):
     """Stop 44's sweep of questions asked together: 30 of 83 outlines led with a later question's section."""
-    assert [h.section.id for h in _planner_points(kb, question)] == points
+    assert point_ids(kb, question) == points
 
 
 def test_when_the_money_comes_out_is_the_charge_timing(kb):
     """It had the account lockout first ("account") and no charge timing (stop 42's sweep); in the order asked, the
     phrase "come out of my account" asks for it in the first question (stop 44)."""
-    points = [h.section.id for h in _planner_points(
-        kb, "When exactly does the money come out of my account, when I order or when it ships?")]
+    points = point_ids(
+        kb, "When exactly does the money come out of my account, when I order or when it ships?")
     assert points[0] == "payment.charge-timing"
 
 
 def test_when_it_arrives_beside_when_it_ships_is_the_standard_shipping(kb):
     """"几号能到" (which day will it arrive) got the tracking number (stop 42's sweep)."""
-    points = [h.section.id for h in _planner_points(kb, "我周五晚上下的单，什么时候发货，大概几号能到？")]
+    points = point_ids(kb, "我周五晚上下的单，什么时候发货，大概几号能到？")
     assert points == ["shipping.dispatch", "shipping.standard"]
 
 
 def test_when_the_card_is_charged_is_a_point_of_its_own(kb):
     """"When will I be charged" was no phrase of the charge timing: the outline had the price adjustment and the
     double charge (stop 41's weak spot)."""
-    points = [h.section.id for h in _planner_points(
-        kb, "When will I be charged, and can I get a price adjustment if the price drops?")]
+    points = point_ids(
+        kb, "When will I be charged, and can I get a price adjustment if the price drops?")
     assert {"payment.charge-timing", "payment.price-adjustment"} <= set(points)
 
 

@@ -13,7 +13,7 @@ from chatbot.bench_sot import _cold_question
 from chatbot.evaluation import score_answer
 from chatbot.planner import assemble_answer, guard_point
 from chatbot.router import OUT_OF_SCOPE_SECTION, RuleRouter
-from tests.chatbot.test_outline_points import _planner_points
+from tests.chatbot.routing import point_ids
 
 ASK_KEYS = {"answer", "mode", "category", "outline", "sources", "timings", "usage"}
 
@@ -71,7 +71,7 @@ def test_eval_questions_answered_correctly(planner, eval_questions, qid):
     if answer.route_reason == "catalog":
         assert "products" in answer.answer or "商品" in answer.answer
     if answer.mode == "sot":
-        assert answer.sources == [h.section.id for h in _planner_points(planner.kb, row["question"])]
+        assert answer.sources == point_ids(planner.kb, row["question"])
         assert len(answer.outline) == len(answer.sources) >= 2
         assert answer.category == row["expected_category"]
         # The expansions share one prefix, prefilled once: by the outline request, or, where the outline is

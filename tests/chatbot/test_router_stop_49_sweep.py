@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
-from tests.chatbot.test_outline_points import _planner_points
-from tests.chatbot.routing import answered_from, mode_and_reason
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -79,7 +78,7 @@ def test_holding_an_order_is_not_covered(kb, question):
      {"shipping.lost-damaged"}, set()),
     ("How long does shipping take, and how much is express?", {"shipping.standard", "shipping.express"}, set())])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
-    ids = {h.section.id for h in _planner_points(kb, question)}
+    ids = set(point_ids(kb, question))
     assert wanted <= ids and not unwanted & ids
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
-from tests.chatbot.test_outline_points import _planner_points
-from tests.chatbot.routing import answered_from, mode_and_reason
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -77,11 +76,11 @@ def test_a_gift_card_told_after_a_refund_question_is_the_refund_method(kb):
     # how the price difference comes back: the refund method, not the return process (by 退)
     ("搅拌机买了一周就降价了，能退差价吗？怎么退给我？", {"payment.price-adjustment", "refunds.method"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted):
-    assert wanted <= {h.section.id for h in _planner_points(kb, question)}
+    assert wanted <= set(point_ids(kb, question))
 
 
 def test_a_courier_is_no_express_shipping(kb):  # 快递 (any courier) found express shipping as a padding point
-    ids = {h.section.id for h in _planner_points(kb, "快递员说放门口了，但我回家没看到，怎么办？")}
+    ids = set(point_ids(kb, "快递员说放门口了，但我回家没看到，怎么办？"))
     assert "shipping.lost-damaged" in ids and "shipping.express" not in ids
 
 

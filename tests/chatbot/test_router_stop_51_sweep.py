@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
-from tests.chatbot.test_outline_points import _planner_points
-from tests.chatbot.routing import answered_from
+from tests.chatbot.routing import answered_from, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -79,7 +78,7 @@ def test_a_plea_alone_is_still_the_scope(kb, question):
     ("耳机坏了，怎么申请？", {"warranty.claims", "warranty.electronics"}, set()),
     ("手机买了两个月坏了，保修吗？怎么申请？", {"warranty.electronics", "warranty.claims"}, {"warranty.protection-plan"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
-    ids = {h.section.id for h in _planner_points(kb, question)}
+    ids = set(point_ids(kb, question))
     assert wanted <= ids and not ids & unwanted
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
-from tests.chatbot.test_outline_points import _planner_points
-from tests.chatbot.routing import answered_from
+from tests.chatbot.routing import answered_from, point_ids
 
 
 @pytest.mark.parametrize(("previous", "question", "section_id"), [
@@ -82,5 +81,5 @@ def test_a_plea_with_nothing_before_it_is_still_the_scope(kb, question):
     ("I placed an order 20 minutes ago with the wrong address and forgot an item. Can I cancel or fix the address, "
      "and can I add the missing item?", {"orders.adding-items", "orders.address-change"}, {"shipping.lost-damaged"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
-    ids = {h.section.id for h in _planner_points(kb, question)}
+    ids = set(point_ids(kb, question))
     assert wanted <= ids and not ids & unwanted

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
-from tests.chatbot.test_outline_points import _planner_points
-from tests.chatbot.routing import answered_from, mode_and_reason
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
 @pytest.mark.parametrize(("previous", "question", "section_id"), [
@@ -137,5 +136,5 @@ def test_store_credit_is_still_answered(kb):
     ("你好，我上周在你们网站买了一个电饭煲，收到以后用了两次就不加热了。我还留着包装盒。请问我可以退货吗？还是要走保修？退货的话运费谁出？",
      {"warranty.early-defects", "returns.shipping-fees"}, {"returns.restocking-fee"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
-    ids = {h.section.id for h in _planner_points(kb, question)}
+    ids = set(point_ids(kb, question))
     assert wanted <= ids and not ids & unwanted

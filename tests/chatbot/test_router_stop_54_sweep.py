@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
-from tests.chatbot.test_outline_points import _planner_points
-from tests.chatbot.routing import answered_from, mode_and_reason
+from tests.chatbot.routing import answered_from, mode_and_reason, planner_points, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -132,14 +131,14 @@ def test_late_for_work_is_still_out_of_scope(kb):
     ("换货怎么申请？要多久？", {"returns.exchanges"}, {"returns.time-limit", "refunds.timing"}),
     ("退款如何申请？多久能到？", {"refunds.timing"}, {"returns.time-limit"})])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
-    ids = {h.section.id for h in _planner_points(kb, question)}
+    ids = set(point_ids(kb, question))
     assert wanted <= ids and not ids & unwanted
 
 
 @pytest.mark.parametrize("question", ["I bought the protection plan and now my TV broke. How do I claim?",
                                       "买了延保之后坏了怎么申请？"])
 def test_a_protection_plan_bought_leads_a_defect(kb, question):
-    assert _planner_points(kb, question)[0].section.id == "warranty.protection-plan"
+    assert planner_points(kb, question)[0].section.id == "warranty.protection-plan"
 
 
 @pytest.mark.parametrize("question", [
@@ -182,7 +181,7 @@ def test_points_follow_the_order_asked(kb):
     """en-multi-01 of the eval set: its "How long do I have" is the return window's, asked first."""
     question = ("I'd like to return a table lamp I bought. How long do I have, how do I send it back, and will I have "
                 "to pay for the return shipping?")
-    assert [h.section.id for h in _planner_points(kb, question)] == [
+    assert point_ids(kb, question) == [
         "returns.time-limit", "returns.process", "returns.shipping-fees"]
 
 

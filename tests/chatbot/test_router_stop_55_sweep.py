@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chatbot.routing import answered_from, mode_and_reason
-from tests.chatbot.test_outline_points import _planner_points
+from tests.chatbot.routing import answered_from, mode_and_reason, planner_points, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -110,7 +109,7 @@ def test_messages_get_their_modes(kb, question, mode, reason):
 
 def test_cancelling_with_the_shipping_refunded_asks_both(kb):
     """"运费退吗？" asks for the original shipping charges beside the cancellation (the cancellation alone)."""
-    points = _planner_points(kb, "取消订单后钱什么时候退回？运费退吗？")
+    points = planner_points(kb, "取消订单后钱什么时候退回？运费退吗？")
     assert [h.section.id for h in points] == ["orders.cancellation", "refunds.shipping-charges"]
 
 
@@ -120,7 +119,7 @@ def test_cancelling_with_the_shipping_refunded_asks_both(kb):
     # "要花多少钱？" beside a return asks about the return, not for standard shipping's price
     ("黑五买的沙发12月2号到的，颜色不喜欢，多久之内能退？要花多少钱？", "returns.time-limit", "shipping.standard")])
 def test_multi_point_messages_get_their_sections(kb, question, wanted, unwanted):
-    points = [h.section.id for h in _planner_points(kb, question)]
+    points = point_ids(kb, question)
     assert wanted in points and unwanted not in points
 
 

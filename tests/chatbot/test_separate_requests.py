@@ -6,7 +6,7 @@ import pytest
 from chatbot.pruning import prune_message
 from chatbot.router import RuleRouter
 from chatbot.separate_requests import points_asked, request_parts, separate_requests
-from tests.chatbot.test_outline_points import _planner_points
+from tests.chatbot.routing import point_ids
 
 
 @pytest.mark.parametrize(("message", "sections"), [
@@ -43,7 +43,7 @@ from tests.chatbot.test_outline_points import _planner_points
 def test_each_request_is_a_point_in_the_order_told(kb, message, sections):
     route = RuleRouter(kb).route(message)
     assert (route.mode, route.reason) == ("sot", "requests")
-    assert [h.section.id for h in _planner_points(kb, message)][:len(sections)] == sections
+    assert point_ids(kb, message)[:len(sections)] == sections
 
 
 @pytest.mark.parametrize("message", [
