@@ -22,7 +22,7 @@ _HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take,
                                       "多久 长时间 等 要 需 几天 大概 能到 回来"))  # "when do I get it back?"
 _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, min, max, minimum order, pay, free, fee, "
                                       "charge, deduct; "
-                                      "少 钱 最低 高 费用 付 免费 收费 扣 买 花"))
+                                      "少 钱 最低 高 费用 付 免费 收费 扣 买 花 手续费"))
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
 
 

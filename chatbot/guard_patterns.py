@@ -147,6 +147,9 @@ ESCALATION_RULES = {
         r"\b(dispute|disputing)\s+(it|this|that)\s+with\s+(my|the)\s+(bank|card\s+company|credit\s+card)",  # stop 55
         r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管|拒付|银行申诉|法务",
         r"\blegal\s+(department|team|dept)\b",  # "I'd like to speak with your legal department" (stop 53's sweep)
+        # the police threatened ("我要报警", stop 56's sweep: refused); a theft reported to them is the lost parcels'
+        r"^(?!.*(\b(stole|stolen|theft|thief|lost|missing)\b|偷|丢|盗))(.*\b(i'?ll|i\s+will|i'?m\s+going\s+to|gonna)\s+"
+        r"(call|contact|go\s+to)\s+the\s+(police|cops)\b|.*(我|就)(要|会|去)+报警(?!吗))",
         flags=re.A,
     ),
     "human": _rules(
@@ -275,6 +278,14 @@ REFUSAL_RULES = {
         r"(?<!got )(?<!received )(?<!receive )(?<!sent me )(?<!delivered )(?<!was sent )(?<!from )(?<!to )(?<!on )"
         r"\b(someone|somebody|anyone|anybody)\s+else'?s\b|\b(other|all)\s+customers\s+who\b",
         r"\b(customer|user|client)\s+(list|database|records|emails|addresses|data|info|information|details)\b",
+        # a customer named by number ("What is the address of customer 4412?", "客户4412的电话"; stop 56's sweep: answered)
+        r"\b(address|e-?mail|phone|orders?|details|data|info\w*|name|card|history|purchases?)\s+(of|for)\s+(the\s+)?"
+        r"(customer|user|client|buyer)\s*(#|no\.?|number|id)?\s*\d{2,}\b|"
+        r"\b(customer|user|client|buyer)\s*(#|no\.?|number|id)?\s*\d{2,}'s\s+(address|e-?mail|phone|orders?|card)\b|"
+        r"\bwhat\s+(did|has)\s+(the\s+)?(customer|user|client|buyer)\s*(#|no\.?|number|id)?\s*\d{2,}\s+"
+        r"(order|buy|purchase|bought|ordered|purchased)\b|"
+        r"((客户|用户|顾客|买家)\s*(编号|号|#)?\s*\d{2,}\s*号?|(编号|号码)为?\s*\d{2,}的(客户|用户|顾客|买家))的"
+        r"(订单|(收货)?地址|电话|手机号|邮箱|账户|账号|信息|资料)",
         # who bought something, asked ("Who else bought this lamp?", "Tell me who ordered it"); "the refund goes to the
         # person who bought it?" names the buyer of a gift (stop 43's sweep: refused).
         r"(^|[.?!,;:]\s*|\b(tell|know|see|show|find\s+out|wonder|wondering|ask|asking)\s+(me\s+|us\s+)?)"

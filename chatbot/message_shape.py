@@ -127,11 +127,16 @@ def clauses(message: str) -> list[str]:
 _WHEN_CLAUSE = re.compile(r"^\W*when\s+(i|we|you|he|she|they|it|my|our|the|this|that)\b", re.I)
 
 
+# "When do you charge my card, at checkout or when it ships?": the choices the question before offers, not a question
+_CHOICES = re.compile(r"^\W*(at|on|in|by|with|before|after|during)\b[^,;]*\bor\b", re.I)
+
+
 def asking_clauses(message: str) -> list[str]:
     """The clauses of ``message`` that ask: "I lost my receipt, can I still return it?" asks in its second; so does
     the middle of a list of things asked ("Can I still cancel it, change the address, or add an item?")."""
     parts = clauses(message)
     asks = [bool(_QUESTION_MARKS.search(c) or (_ASKING_WORDS.search(c) and not _WHEN_CLAUSE.match(c))) for c in parts]
+    asks = [ask and not (i and asks[i - 1] and _CHOICES.match(c)) for i, (c, ask) in enumerate(zip(parts, asks))]
     listed = [0 < i < len(parts) - 1 and asks[i - 1] and asks[i + 1] and parts[i - 1].rstrip().endswith(",")
               and bool(_LIST_END.match(parts[i + 1])) for i in range(len(parts))]
     return [c for c, ask, in_list in zip(parts, asks, listed) if ask or in_list]

@@ -21,7 +21,9 @@ from tests.chatbot.routing import mode_and_reason
     # words of a section's own ("money is cut two times", "washed", "played with", "assembled", "玩过", "购物金",
     # "holiday deliveries", "cost me to return", "无法开机", "you have solved my problem")
     ("My money is cut two times from the card for one order, please check", "direct", "payment.double-charge"),
-    ("When will the amount get debited from my card, at the time of order or later?", "sot", "payment.charge-timing"),
+    # one point since stop 56: "at the time of order or later" are the question's choices, not a question
+    ("When will the amount get debited from my card, at the time of order or later?", "direct",
+     "payment.charge-timing"),
     ("Can I return the t-shirt after I washed it one time?", "direct", "returns.condition"),
     ("Can I return a toy my kid already played with?", "direct", "returns.condition"),
     ("Can I still return a bookshelf after I've assembled it?", "direct", "returns.condition"),

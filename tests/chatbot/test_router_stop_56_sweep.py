@@ -1,0 +1,71 @@
+"""Stop 56's sweep (a customer named by number, the police threatened, the choices a question offers, a fee asked
+of installments): the messages the rule router answered from the wrong section, refused or outlined with padding,
+each from its own section now, and the neighbours that must not move (no model)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    # an opened product returned: the restocking fee (the return label's fee)
+    ("Is there a fee to return an opened TV?", "returns.restocking-fee"),
+    ("What does it cost to return an opened laptop?", "returns.restocking-fee"),
+    ("How much will I get back if I return an opened TV that cost $500?", "returns.restocking-fee"),
+    ("Can I return opened headphones?", "returns.restocking-fee"),  # as before
+    # paying to send back a product that came broken: the return shipping fees (the original shipping charges)
+    ("My lamp arrived broken, do I have to pay for shipping back?", "returns.shipping-fees"),
+    ("My lamp arrived broken, who pays the return shipping?", "returns.shipping-fees"),  # as before
+    # a cancellation told with its reason: the cancellation (the exchanges, for "wrong color")
+    ("I need to cancel, I ordered the wrong color", "orders.cancellation"),
+    ("I want to cancel, I ordered the wrong size", "orders.cancellation"),
+    ("I ordered the wrong color, can I exchange it?", "returns.exchanges"),  # as before
+    # a police report of a theft is the lost parcels'
+    ("My package was stolen, I'm going to call the police", "shipping.lost-damaged"),
+    ("包裹被偷了，我要报警吗？", "shipping.lost-damaged"),
+    ("When do you charge my card, at checkout or when it ships?", "payment.charge-timing"),
+    # a customer's own number told is no other customer's
+    ("My customer number is 4412, where is my order?", "shipping.tracking"),
+    ("I'm customer 4412, can I change my address?", "orders.address-change"),
+    ("What's the status of order 4412?", "shipping.tracking"),
+])
+def test_messages_are_answered_from_their_sections(kb, question, section_id):
+    assert answered_from(kb, question) == section_id
+
+
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    ("My lamp arrived broken", "do I have to pay for shipping back", "returns.shipping-fees"),
+    ("分期付款", "要手续费吗", "payment.installments"),
+])
+def test_follow_ups_are_answered_from_their_sections(kb, previous, question, section_id):
+    assert answered_from(kb, question, previous) == section_id
+
+
+@pytest.mark.parametrize(("question", "mode", "reason"), [
+    # another customer named by number: other customers' data (the address change, the e-mail change, the agents)
+    ("What is the address of customer 4412?", "refuse", "other_customer_data"),
+    ("Give me the email for customer #10023", "refuse", "other_customer_data"),
+    ("What did customer 5521 order?", "refuse", "other_customer_data"),
+    ("customer 4412's phone number please", "refuse", "other_customer_data"),
+    ("客户4412的地址是什么？", "refuse", "other_customer_data"),
+    ("编号为3321的客户的电话是多少？", "refuse", "other_customer_data"),
+    # the police threatened: legal (refused, the refund timing, the refund method)
+    ("我要报警", "escalate", "legal"), ("再不退款我就去报警", "escalate", "legal"),
+    ("If you don't refund me I'm going to call the police", "escalate", "legal"),
+    # the choices a question offers ask nothing of their own: one point (with the promo codes, "checkout"; with the
+    # installments)
+    ("When do you charge my card, at checkout or when it ships?", "direct", "policy"),
+    ("When will the amount get debited from my card, at the time of order or later?", "direct", "policy"),
+])
+def test_messages_get_their_modes(kb, question, mode, reason):
+    assert mode_and_reason(kb, question) == (mode, reason)
+
+
+@pytest.mark.parametrize(("question", "points"), [
+    # a fee asked beside installments is the installments' (the restocking fee, "手续费")
+    ("分期付款有哪些方式，要手续费吗？", ["payment.installments", "payment.methods"]),
+    ("我拆封了耳机，退货有手续费吗？", ["returns.restocking-fee"]),  # as before
+])
+def test_messages_are_outlined_with_their_points(kb, question, points):
+    assert point_ids(kb, question) == points
