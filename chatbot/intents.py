@@ -41,7 +41,7 @@ _DEFECT = re.compile(
     r"\bcracks?\b|\bonly works? (on|in|from) one side\b|\bonly (works?|charges?|turns? on) (when|if)\b|"
     r"\bpeeling\b|\bsnapped\b|\bchipping\b|\bstain(s|ed)?\b|\bsmells? (musty|moldy|mouldy|bad|weird|funny)\b|"
     r"\blines? (across|on|down) (my |the )?(screen|monitor|display)\b|"
-    r"\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|"
+    r"\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|\b(ripping|tearing|fraying)\b|\b(ripped|torn) at\b|"
     r"\bkeeps (crashing|freezing)\b|"
     r"\bbattery (drains|dies)\b|\bcollapsed\b|\bleak(s|ing)\b|\brust(ed|ing)\b|\bcame loose\b|"
     r"\bmak(es|ing) (a |an )?(\w+ )?(noise|sound)s?\b|\b(grinding|rattling|clicking|humming) (noise|sound)|\bnoisy\b|"

@@ -47,6 +47,8 @@ _UNCOVERED_TOPICS = {
                  r"招聘|招人|招(客服|员工|店员|仓库)|简历|应聘|求职|"
                  r"\b(physical|retail) (store|shop)s?\b|\b(store|shop) (hours|opening hours)\b|"
                  r"\bwhat time does your (store|shop)\b|\bwhen (is|does) your (store|shop) open\b|门店|实体店|"
+                 r"\b(nearest|closest) (store|shop|location|branch)\b|\bstores? near me\b|\bstore locat(ions?|or)\b|"
+                 r"\bwhere (is|are) (your|the) (stores?|shops?)\b|"  # stop 56's sweep: the store credit ("store")
                  r"\bbulk (discounts?|pricing|prices|orders?|purchases?)\b|\bbuy(ing)? in bulk\b|\bwholesale\b|"
                  r"批发|批量采购|"
                  # signing in with another company's account ("Do you have a login with Google or Apple option?")

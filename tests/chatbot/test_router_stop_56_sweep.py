@@ -25,6 +25,18 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("My package was stolen, I'm going to call the police", "shipping.lost-damaged"),
     ("包裹被偷了，我要报警吗？", "shipping.lost-damaged"),
     ("When do you charge my card, at checkout or when it ships?", "payment.charge-timing"),
+    # a refund short by the restocking fee's 15%: the restocking fee (the refund timing, the return window)
+    ("Why did I only get 85% of my money back for the headphones?", "returns.restocking-fee"),
+    ("You kept 15% of my refund, why?", "returns.restocking-fee"),
+    ("耳机只退了85%的钱，怎么回事？", "returns.restocking-fee"), ("为什么退款扣了15%？", "returns.restocking-fee"),
+    # a parcel that was due: the lost parcels (refused); a refund that was due stays the refund's
+    ("My package was supposed to come yesterday", "shipping.lost-damaged"),
+    ("It was supposed to come Monday", "shipping.lost-damaged"),
+    ("When is my refund supposed to come?", "refunds.timing"),
+    ("My refund was supposed to come last week", "refunds.timing"),
+    # the store credit stays the store credit's, though the shop's own stores are refused
+    ("Where is my store credit?", "refunds.store-credit"),
+    ("Can I use store credit at your stores?", "refunds.store-credit"),
     # a customer's own number told is no other customer's
     ("My customer number is 4412, where is my order?", "shipping.tracking"),
     ("I'm customer 4412, can I change my address?", "orders.address-change"),
@@ -53,6 +65,14 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     # the police threatened: legal (refused, the refund timing, the refund method)
     ("我要报警", "escalate", "legal"), ("再不退款我就去报警", "escalate", "legal"),
     ("If you don't refund me I'm going to call the police", "escalate", "legal"),
+    # the shop's own stores, which no policy covers (the store credit, "store")
+    ("Where is your nearest store?", "refuse", "out_of_scope"), ("Where are your stores?", "refuse", "out_of_scope"),
+    ("Is there a store near me?", "refuse", "out_of_scope"),
+    # a defect told by a seam that rips: a defect, within 30 days the early defects lead (the protection plan)
+    ("I bought a couch 3 weeks ago and one of the cushions is ripping at the seam. It's not even that old. What can I "
+     "do?", "sot", "defect"),
+    ("The seam on my sofa ripped at the corner", "sot", "defect"),
+    ("I feel ripped off by your prices", "direct", "policy"),  # no defect
     # the choices a question offers ask nothing of their own: one point (with the promo codes, "checkout"; with the
     # installments)
     ("When do you charge my card, at checkout or when it ships?", "direct", "policy"),
@@ -69,3 +89,9 @@ def test_messages_get_their_modes(kb, question, mode, reason):
 ])
 def test_messages_are_outlined_with_their_points(kb, question, points):
     assert point_ids(kb, question) == points
+
+
+def test_a_seam_that_rips_within_30_days_is_an_early_defect(kb):
+    """"ripping at the seam" was no defect: the protection plan led ("bought"), the early defects were left out."""
+    assert point_ids(kb, "I bought a couch 3 weeks ago and one of the cushions is ripping at the seam. It's not even "
+                         "that old. What can I do?")[:2] == ["warranty.early-defects", "warranty.furniture"]
