@@ -18,8 +18,9 @@ FOLLOW_UP_MAX_WORDS = 8
 FOLLOW_UP_OWN_SHARE = 0.4
 # Words that ask about whatever the previous message was about: "How long does that take?", "What's the minimum?",
 # "要等多久？". Alone, such a message finds the section that uses them most ("那要等多长时间？": the refund timing).
-_HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait, last, back, come; "
-                                      "多久 长时间 等 要 需 几天 大概 能到 回来"))  # "when do I get it back?"
+_HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take, wait, last, back, come, sorted, "
+                                      "sort out, resolve, resolved; 多久 长时间 等 要 需 几天 大概 能到 回来 处理好 解决"))
+# "when do I get it back?", "how long will it take to sort out?", "多久能处理好？"
 _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, min, max, minimum order, pay, free, fee, "
                                       "charge, deduct; "
                                       "少 钱 最低 高 费用 付 免费 收费 扣 买 花 手续费"))

@@ -41,7 +41,8 @@ _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
     r"what now|what happened|why( not)?|how come|help( me)?|any ideas|what do i (need|have) to do( next| now)?|"
     r"what('s| is) next|what are the (next )?steps|(can|could) (you|someone|anyone) (please )?help( me)?"
-    r"( with (it|this|that))?|how (do|can|could) i get (it|this|that|them) (fixed|repaired|replaced|sorted( out)?))"
+    r"( with (it|this|that))?|how (do|can|could) i get (it|this|that|them) (fixed|repaired|replaced|sorted( out)?)|"
+    r"what (info|information|details|documents|proof) (do|will|would) you need( from me)?)"  # stop 56's sweep
     r"\W*$|"
     r"^\W*(那|那么|请问)?(我)?(该)?(具体)?(要)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事|"
     r"为什么不行|为啥不行|为什么不能|怎么操作|怎么做)(呢|啊|呀)?\W*$", re.I)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from chatbot.router import RuleRouter
 from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
@@ -49,6 +50,12 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
 @pytest.mark.parametrize(("previous", "question", "section_id"), [
     ("My lamp arrived broken", "do I have to pay for shipping back", "returns.shipping-fees"),
     ("分期付款", "要手续费吗", "payment.installments"),
+    # what the assistant needs asks of the previous message (refused)
+    ("I want to change my address", "what information do you need from me?", "orders.address-change"),
+    ("I want to return my lamp", "what details do you need?", "returns.time-limit"),
+    # how long a lost parcel takes to sort out is the lost parcels' (refused, the refund timing)
+    ("My package is lost", "how long will it take to sort out?", "shipping.lost-damaged"),
+    ("快递丢了", "多久能处理好？", "shipping.lost-damaged"),
 ])
 def test_follow_ups_are_answered_from_their_sections(kb, previous, question, section_id):
     assert answered_from(kb, question, previous) == section_id
@@ -95,3 +102,10 @@ def test_a_seam_that_rips_within_30_days_is_an_early_defect(kb):
     """"ripping at the seam" was no defect: the protection plan led ("bought"), the early defects were left out."""
     assert point_ids(kb, "I bought a couch 3 weeks ago and one of the cushions is ripping at the seam. It's not even "
                          "that old. What can I do?")[:2] == ["warranty.early-defects", "warranty.furniture"]
+
+
+def test_what_the_assistant_needs_after_a_defect_asks_of_the_defect(kb):
+    """"what info do you need?" after a broken TV was refused; it asks about the defect, whose claim says what."""
+    route = RuleRouter(kb).route("what info do you need?", previous="My TV broke after 8 months")
+    assert (route.mode, route.reason) == ("sot", "defect")
+    assert "warranty.claims" in [h.section.id for h in route.hits]
