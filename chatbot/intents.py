@@ -113,8 +113,7 @@ REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
 _RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition
 # A wrong item told in the customer's words ("You sent me a blue toaster instead of the red one", "I ordered white
 # but got blue", "我买的是红色的，收到的是蓝色的"), which no keyword phrase finds; its return is free.
-_WRONG_ITEM = re.compile(
-    r"\b(sent|send|received|got|delivered|came|arrived|shipped)\b[^.?!]{0,40}\binstead of\b|"
+_WRONG_ITEM = re.compile(r"\b(sent|send|received|got|delivered|came|arrived|shipped)\b[^.?!]{0,40}\binstead of\b|"
     r"\binstead of\b[^.?!]{0,30}\b(i|we) (had )?(ordered|bought|paid for)\b|"
     r"\b(i|we) (had )?(ordered|bought|paid for)\b[^.?!]{0,40}\b(but|yet)\b[^.?!]{0,20}\b(got|received|you sent|they "
     r"sent|sent me|(package|box|parcel) (had|contained))\b|"
@@ -281,7 +280,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # "我想退货，已经过了一个月了"
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and _DELIVERED.search(text)
-            and _RETURN.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
+            and _RETURN.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))
+            and TRANSIT_DAMAGE_SECTION not in kb.phrase_sections(text, lang)):  # "显示签收…没收到…还是退款？" (stop 56)
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and hits[0].section.id in (CANCELLATION_SECTION, "refunds.timing")

@@ -109,3 +109,12 @@ def test_what_the_assistant_needs_after_a_defect_asks_of_the_defect(kb):
     route = RuleRouter(kb).route("what info do you need?", previous="My TV broke after 8 months")
     assert (route.mode, route.reason) == ("sot", "defect")
     assert "warranty.claims" in [h.section.id for h in route.hits]
+
+
+def test_a_parcel_shown_delivered_and_not_received_is_lost_though_a_refund_is_named(kb):
+    """"是重新发货还是退款？" after a lamp shown delivered and never received: "退款" read as a return of a delivered
+    order led with the return window; the lost parcels lead."""
+    message = ("我在12月3号下了一个订单，订单号NW-77120，买了一个书架和两个台灯。书架昨天到了，但是台灯一直没到，物流信息显示已经"
+               "签收了，可是我家里没人收到，问了邻居和物业也都没有。我已经等了两天了，请问这种情况怎么处理？是重新发货还是退款？")
+    assert point_ids(kb, message)[0] == "shipping.lost-damaged"
+    assert answered_from(kb, "My order arrived yesterday, can I return it?") == "returns.time-limit"  # as before
