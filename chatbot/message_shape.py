@@ -14,7 +14,7 @@ from chatbot.guard import mask_pii
 from chatbot.text_terms import split_after
 
 # A greeting, and whether anyone is there ("hiya, u there?", "Good morning, anyone around?", "hello，有人吗", "在吗？")
-_ANYONE_THERE_ZH = r"(亲\W*)?(客服)?(在吗|在不在|有人吗|有人在吗)"
+_ANYONE_THERE_ZH = r"(亲\W*)?(客服)?(在吗|在不在|有人吗|有人在吗|人呢)"
 GREETING = re.compile(
     # a season's wishes ("Merry Christmas to everyone at Northwind :)", "新年快乐！"; stop 45's sweep: refused)
     r"^\s*(happy new year|merry (christmas|xmas)|happy holidays|season'?s greetings|happy (thanksgiving|easter|"

@@ -38,6 +38,12 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # the store credit stays the store credit's, though the shop's own stores are refused
     ("Where is my store credit?", "refunds.store-credit"),
     ("Can I use store credit at your stores?", "refunds.store-credit"),
+    # chat shorthand and formal phrasing: the process ("how 2 return": the return window), a wrong order (the address
+    # change; an address named keeps it), the original shipping refunded for a defect (the early defects)
+    ("how 2 return", "returns.process"), ("my order is wrong", "returns.shipping-fees"),
+    ("my order is wrong, the address is wrong", "orders.address-change"),
+    ("Is it possible for me to get reimbursed for the shipping if the product was defective?",
+     "refunds.shipping-charges"),
     # a customer's own number told is no other customer's
     ("My customer number is 4412, where is my order?", "shipping.tracking"),
     ("I'm customer 4412, can I change my address?", "orders.address-change"),
@@ -72,6 +78,7 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     # the police threatened: legal (refused, the refund timing, the refund method)
     ("我要报警", "escalate", "legal"), ("再不退款我就去报警", "escalate", "legal"),
     ("If you don't refund me I'm going to call the police", "escalate", "legal"),
+    ("人呢", "direct", "greeting"),  # whether anyone is there, as "有人吗" (refused)
     # the shop's own stores, which no policy covers (the store credit, "store")
     ("Where is your nearest store?", "refuse", "out_of_scope"), ("Where are your stores?", "refuse", "out_of_scope"),
     ("Is there a store near me?", "refuse", "out_of_scope"),
