@@ -44,6 +44,10 @@ _EARLY_DEFECTS = "warranty.early-defects"
 # category ("How long do I have" beside a return's questions: the return window).
 _HOW_LONG_SECTIONS = {"refunds": "refunds.timing", "returns": "returns.time-limit",
                       "returns.exchanges": "returns.exchanges"}
+# "can I return them or is it a warranty claim?" asked of a defect told asks which: the defect's lead section says (the
+# early defects within the return window; stop 56's sweep: the claim alone, by its phrase)
+_RETURN_OR_WARRANTY = re.compile(r"\breturn[^.?!]{0,40}\bor\b[^.?!]{0,30}\bwarrant|\bwarrant[^.?!]{0,30}\bor\b[^.?!]{0,30}"
+                                 r"\breturn|退[^。？！?!]{0,8}还是[^。？！?!]{0,6}保修|保修[^。？！?!]{0,8}还是[^。？！?!]{0,6}退", re.I)
 
 
 def _clauses_without(message: str, left_out: list[str]) -> str:
@@ -109,6 +113,9 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
             asked.setdefault(how_to, n)  # "How do I do it?" after "I want to return a lamp.": the return process
             continue
+        if _RETURN_OR_WARRANTY.search(question) and (defect := _defect_lead(kb, message, lang)):
+            asked.setdefault(defect, n)
+            continue
         if asks_how_long(question) and (how_long := _how_long_section(kb, message, lang, question)):
             asked.setdefault(how_long, n)  # "要几天？" beside a refund
             continue
@@ -135,6 +142,13 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         for section_id in kb.phrase_sections(question, lang) & asked.keys():
             asked[section_id] = min(asked[section_id], n)
     return asked
+
+
+def _defect_lead(kb: KnowledgeBase, message: str, lang: str) -> str | None:
+    """The id of the lead section of the defect ``message`` tells (`intents.intent_hits`), else None."""
+    lead, intent = intent_hits(kb, message, lang, kb.search(message, lang=lang, k=OVERVIEW_POINTS),
+                               in_scope_bar(message, lang))
+    return lead[0].section.id if intent == "defect" else None
 
 
 def _how_long_section(kb: KnowledgeBase, message: str, lang: str, question: str) -> str | None:

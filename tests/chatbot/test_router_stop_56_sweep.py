@@ -125,3 +125,21 @@ def test_a_parcel_shown_delivered_and_not_received_is_lost_though_a_refund_is_na
                "签收了，可是我家里没人收到，问了邻居和物业也都没有。我已经等了两天了，请问这种情况怎么处理？是重新发货还是退款？")
     assert point_ids(kb, message)[0] == "shipping.lost-damaged"
     assert answered_from(kb, "My order arrived yesterday, can I return it?") == "returns.time-limit"  # as before
+
+
+@pytest.mark.parametrize(("question", "points"), [
+    # a return or the warranty asked of a defect told: the defect's lead section says which (the claim alone, by its
+    # phrase; the coverage)
+    ("My headphones broke after 3 weeks: can I return them or is it a warranty claim, and who pays shipping?",
+     ["warranty.early-defects", "warranty.claims", "returns.shipping-fees"]),
+    ("Can I return my lamp or does the warranty cover it? It stopped working after 10 days. Who pays for the return?",
+     ["warranty.early-defects", "returns.shipping-fees"]),
+    ("My TV broke after 2 years, can I return it or is it a warranty thing, and how long does a repair take?",
+     ["warranty.electronics", "warranty.claims"]),  # as before: past the return window
+    # "if it's shipped" asks of a shipment, it tells none: the cancellation first (what to do after shipment led)
+    ("Can I cancel my order, and if it's shipped, what are my options?",
+     ["orders.cancellation", "orders.after-shipment"]),
+    ("能取消订单吗？如果已经发货了怎么办？", ["orders.cancellation", "orders.after-shipment"]),  # as before
+])
+def test_multi_point_questions_are_outlined_in_order(kb, question, points):
+    assert point_ids(kb, question) == points
