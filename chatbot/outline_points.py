@@ -46,8 +46,9 @@ _HOW_LONG_SECTIONS = {"refunds": "refunds.timing", "returns": "returns.time-limi
                       "returns.exchanges": "returns.exchanges"}
 # "can I return them or is it a warranty claim?" asked of a defect told asks which: the defect's lead section says (the
 # early defects within the return window; stop 56's sweep: the claim alone, by its phrase)
-_RETURN_OR_WARRANTY = re.compile(r"\breturn[^.?!]{0,40}\bor\b[^.?!]{0,30}\bwarrant|\bwarrant[^.?!]{0,30}\bor\b[^.?!]{0,30}"
-                                 r"\breturn|退[^。？！?!]{0,8}还是[^。？！?!]{0,6}保修|保修[^。？！?!]{0,8}还是[^。？！?!]{0,6}退", re.I)
+_RETURN_OR_WARRANTY = re.compile(r"\breturn[^.?!]{0,40}\bor\b[^.?!]{0,30}\bwarrant|"
+                                 r"\bwarrant[^.?!]{0,30}\bor\b[^.?!]{0,30}\breturn|"
+                                 r"退[^。？！?!]{0,8}还是[^。？！?!]{0,6}保修|保修[^。？！?!]{0,8}还是[^。？！?!]{0,6}退", re.I)
 
 
 def _clauses_without(message: str, left_out: list[str]) -> str:
