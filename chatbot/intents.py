@@ -69,16 +69,16 @@ _ASKED_OF_A_FINAL_ITEM = frozenset({"refunds.timing", CANCELLATION_SECTION, "ret
 FINAL_ITEM_SHARE = 0.7  # the non-returnable items scoring this share of such a best hit name one
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 # A delivered order is past cancelling: "I changed my mind about the sofa, it was delivered yesterday" is a return.
-_DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barrived\b|\b(it|they|order|package|parcel) "
-                        r"came\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了|收到货", re.I)
+_DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barrived\b|"
+                        r"\b(it|they|order|package|parcel) came\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了|收到货", re.I)
 # An order that has shipped ("It already shipped", "已经发货了"); "hasn't shipped", "if it's shipped", "还没发货" not.
 _SHIPPED = re.compile(r"(?<!\bif )(?<!\bonce )(?<!\bwhen )\b(already|has|have|it'?s|was|were) (been )?"
                       r"(shipped|dispatched)\b|\b(it|they|order) (already )?(shipped|dispatched)\b|已经发货|已发货|发货了|"
                       r"发出了|已经出货|已出货|出货了|发出去了|寄出去了|已经寄出", re.I)
 
-# ... and one that has not, asked of cancelling ("Is it too late to cancel? I ordered 3 hours ago but it hasn't shipped").
-_NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?(shipped|dispatched)\b|"
-                          r"还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)
+# ... and one that has not, asked of cancelling ("Is it too late to cancel? I ordered 3 hours ago but it hasn't").
+_NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?"
+                          r"(shipped|dispatched)\b|还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)
 _CANCEL = re.compile(r"\bcancel|取消", re.I)
 # Charged already, for an order cancelled: the authorization hold that drops off, not the free cancellation
 # ("I was charged for an order I cancelled within 10 minutes. When will that money come back?"; stop 51).
