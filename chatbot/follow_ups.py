@@ -25,6 +25,11 @@ _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, min, m
                                       "charge, deduct; "
                                       "少 钱 最低 高 费用 付 免费 收费 扣 买 花 手续费"))
 _ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
+# The section that says how long, of a section or of its category: "多久？" after "我想退货" asks for the return window
+# (it got the return process, while "how long?" after "I want to return something" got the window), after a refund
+# for its timing, after an exchange for the exchange's.
+HOW_LONG_SECTIONS = {"refunds": "refunds.timing", "returns": "returns.time-limit",
+                     "returns.exchanges": "returns.exchanges"}
 
 
 _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
@@ -235,6 +240,10 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
         # "Can I return a personalized mug?" asks about the items no one can return, not the condition "unused" finds
         # under the bar ("吊牌已经剪掉了 还行吗" finds the condition well)
         hits = sorted(hits, key=lambda h: h.section.id != topic[0].section.id)
+    how_long_section = topic and how_long and (HOW_LONG_SECTIONS.get(topic[0].section.id)
+                                               or HOW_LONG_SECTIONS.get(topic[0].section.category))
+    if how_long_section:  # "多久？" after "我想退货": the return window, not the process the two find
+        hits = lead_with(hits[0].score, hits, kb.get(how_long_section, lang))
     if topic and of_a_product:  # the product's term after a warranty's (not the previous product's), else no
         # warranty: "How long do I have to send back a desk lamp?" then "and for furniture?" (stop 45's sweep), and
         # the previous question's section where nothing else clears the bar

@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
-from chatbot.follow_ups import asks_about_the_topic, asks_how_long
+from chatbot.follow_ups import HOW_LONG_SECTIONS, asks_about_the_topic, asks_how_long
 from chatbot.category_overviews import OVERVIEW_POINTS, overview_categories
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, REFUND_WORDS,
                              TRANSIT_DAMAGE_SECTION, intent_hits, mentions_a_return, one_section_intent)
@@ -41,9 +41,7 @@ _HOW_TO_SECTIONS = {"returns": "returns.process", "refunds": "returns.process", 
 _EARLY_DEFECTS = "warranty.early-defects"
 # "要几天？" beside a question about a refund asks when the refund comes ("退款是退到原支付方式吗？要几天？" was
 # outlined with the refund method alone): the how-long section of the other questions' best section, or of its
-# category ("How long do I have" beside a return's questions: the return window).
-_HOW_LONG_SECTIONS = {"refunds": "refunds.timing", "returns": "returns.time-limit",
-                      "returns.exchanges": "returns.exchanges"}
+# category ("How long do I have" beside a return's questions: the return window; `follow_ups.HOW_LONG_SECTIONS`).
 # "can I return them or is it a warranty claim?" asked of a defect told asks which: the defect's lead section says (the
 # early defects within the return window; stop 56's sweep: the claim alone, by its phrase)
 _RETURN_OR_WARRANTY = re.compile(r"\breturn[^.?!]{0,40}\bor\b[^.?!]{0,30}\bwarrant|"
@@ -154,16 +152,16 @@ def _defect_lead(kb: KnowledgeBase, message: str, lang: str) -> str | None:
 
 def _how_long_section(kb: KnowledgeBase, message: str, lang: str, question: str) -> str | None:
     """The section that says how long, for ``question`` ("要几天？") asked beside the other questions of ``message``:
-    their best section's own (`_HOW_LONG_SECTIONS`: an exchange's), the refund's where they name a refund
+    their best section's own (`HOW_LONG_SECTIONS`: an exchange's), the refund's where they name a refund
     ("怎么申请退款？要多久？": the bigram "申请" finds the warranty claim best), else their best section's category's
     ("I want to return a jacket. How long do I have, …": the return window); else None."""
     topic = _best_section_without(kb, message, lang, [question])
     category = kb.get(topic, lang).category if topic else None
-    if topic in _HOW_LONG_SECTIONS:
-        return _HOW_LONG_SECTIONS[topic]
+    if topic in HOW_LONG_SECTIONS:
+        return HOW_LONG_SECTIONS[topic]
     if category == "refunds" or REFUND_WORDS.search(to_simplified(_clauses_without(message, [question]))):
-        return _HOW_LONG_SECTIONS["refunds"]
-    return _HOW_LONG_SECTIONS.get(category)
+        return HOW_LONG_SECTIONS["refunds"]
+    return HOW_LONG_SECTIONS.get(category)
 
 
 def phrased_besides(kb: KnowledgeBase, message: str, lang: str, how_long: list[str]) -> set[str]:

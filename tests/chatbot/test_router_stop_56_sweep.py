@@ -56,6 +56,12 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
 @pytest.mark.parametrize(("previous", "question", "section_id"), [
     ("My lamp arrived broken", "do I have to pay for shipping back", "returns.shipping-fees"),
     ("分期付款", "要手续费吗", "payment.installments"),
+    # how long, after a return: the return window, as in English (the process; "多长时间" the refund timing)
+    ("我想退货", "多久？", "returns.time-limit"), ("我想退货", "要几天？", "returns.time-limit"),
+    ("我想退货", "多长时间？", "returns.time-limit"),
+    ("I want to return something", "how long?", "returns.time-limit"),  # as before
+    ("我想退款", "多久？", "refunds.timing"), ("我要换货", "多久？", "returns.exchanges"),  # as before
+    ("怎么退货？", "多久能退款？", "refunds.timing"),  # as before: a refund named
     # what the assistant needs asks of the previous message (refused)
     ("I want to change my address", "what information do you need from me?", "orders.address-change"),
     ("I want to return my lamp", "what details do you need?", "returns.time-limit"),
