@@ -146,6 +146,10 @@ def test_a_parcel_shown_delivered_and_not_received_is_lost_though_a_refund_is_na
     ("Can I cancel my order, and if it's shipped, what are my options?",
      ["orders.cancellation", "orders.after-shipment"]),
     ("能取消订单吗？如果已经发货了怎么办？", ["orders.cancellation", "orders.after-shipment"]),  # as before
+    # one question of how long, after a request told with a refund: the refund's time too (the cancellation alone, with
+    # what to do after shipment)
+    ("I want to cancel my order and get a refund, how long will it take?",
+     ["orders.cancellation", "orders.after-shipment", "refunds.timing"]),
 ])
 def test_multi_point_questions_are_outlined_in_order(kb, question, points):
     assert point_ids(kb, question) == points
