@@ -201,9 +201,12 @@ def answers_each_question(message: str, asked: Collection[str]) -> bool:
     keyword phrase names, are the whole outline ("Who pays for return shipping? And how long until I get my
     refund?" had the 30-day window too, a hit of the best one's category). Two questions that find one section do
     not count: "退货寄回去以后什么时候给我退款？钱多久能到账？" finds the refund timing twice, and the bank's time is a
-    point only as the timing's padding. Read from the set, without searching each question again."""
+    point only as the timing's padding. A question of how much about a topic another names ("how much is it," after
+    "How long does standard shipping take,") asks of that one's section, and needs none of its own (one of how long
+    has its own, `_how_long_section`). Read from the set, without searching each question again."""
     questions = questions_asked(plain_message(message))
-    return (2 <= len(questions) == len(asked) and OUT_OF_SCOPE_SECTION not in asked
+    own = [q for q in questions if not asks_about_the_topic(q) or asks_how_long(q)]
+    return (2 <= len(own) == len(asked) and OUT_OF_SCOPE_SECTION not in asked
             and not any(overview_categories(q) for q in questions))
 
 

@@ -146,6 +146,10 @@ def test_a_parcel_shown_delivered_and_not_received_is_lost_though_a_refund_is_na
     ("Can I cancel my order, and if it's shipped, what are my options?",
      ["orders.cancellation", "orders.after-shipment"]),
     ("能取消订单吗？如果已经发货了怎么办？", ["orders.cancellation", "orders.after-shipment"]),  # as before
+    # a question of how much about the topic before needs no section of its own: the answer keeps to those asked
+    # (with express shipping as padding)
+    ("How long does standard shipping take, how much is it, and when does my order ship?",
+     ["shipping.standard", "shipping.dispatch"]),
     # one question of how long, after a request told with a refund: the refund's time too (the cancellation alone, with
     # what to do after shipment)
     ("I want to cancel my order and get a refund, how long will it take?",
