@@ -137,7 +137,8 @@ ESCALATION_RULES = {
     ),
     "legal": _rules(
         r"\b(lawyer|attorney|solicitor|lawsuit|litigation)s?\b|\blegal\s+action\b|\bsmall\s+claims\b",
-        r"\bclass\s+action\b|\b(sue|suing)\s+(you|us|northwind|your|the)\b|\b(i'?ll|will|going\s+to|gonna)\s+sue\b|"
+        r"\bclass\s+action\b|\b(sue|suing)\s+(you|us|northwind|your|the)\b|"
+        r"(?<!not )\b(i'?ll|will|going\s+to|gonna)\s+sue\b|"  # "I'm not going to sue anyone" (stop 56's sweep)
         r"\b(threaten\w*|wants?|wanted|plans?|planning|decided)\s+to\s+sue\b",  # an agent's "customer wants to sue"
         r"\b(take|see)\s+(you|northwind)\s+(to|in)\s+court\b|\bconsumer\s+court\b|"
         r"\b(go|going|gonna|take\s+(this|it|the\s+matter))\s+to\s+court\b",  # stop 45's sweep: answered
@@ -158,6 +159,7 @@ ESCALATION_RULES = {
         r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone|somebody|sum1|some1)\b",
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
+        r"\b(don'?t|do\s+not)\s+want\s+(to\s+(talk|speak|chat)\s+(to|with)\s+)?(a|the|your)\s+(bot|robot|machine|ai)\b",
         # "Get me a supervisor", "I want a human NOW", "human pls" (stop 44's sweep: answered or refused)
         r"\b(get|give|want|need)\s+(me\s+)?(a|an|your)\s+(human|manager|supervisor|representative)\b|"
         r"^\W*(human|agent|representative|operator)\s+(pls|plz|please)\W*$",

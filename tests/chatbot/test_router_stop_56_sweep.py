@@ -44,6 +44,10 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("my order is wrong, the address is wrong", "orders.address-change"),
     ("Is it possible for me to get reimbursed for the shipping if the product was defective?",
      "refunds.shipping-charges"),
+    # a parcel taken from the porch: the lost parcels (refused); an account cancelled: the deletion (the order's)
+    ("Someone stole my package from the porch", "shipping.lost-damaged"),
+    ("I think my neighbor took my package", "shipping.lost-damaged"),
+    ("Cancel my account immediately", "account.deletion"), ("Can I cancel my order?", "orders.cancellation"),
     # a customer's own number told is no other customer's
     ("My customer number is 4412, where is my order?", "shipping.tracking"),
     ("I'm customer 4412, can I change my address?", "orders.address-change"),
@@ -84,6 +88,10 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     # the police threatened: legal (refused, the refund timing, the refund method)
     ("我要报警", "escalate", "legal"), ("再不退款我就去报警", "escalate", "legal"),
     ("If you don't refund me I'm going to call the police", "escalate", "legal"),
+    # a suit ruled out is no legal threat; a bot refused asks for a person (refused)
+    ("I'm not going to sue anyone, I just want my refund", "direct", "policy"),
+    ("I'm going to sue you", "escalate", "legal"),  # as before
+    ("I don't want to talk to a bot", "escalate", "human"),
     ("人呢", "direct", "greeting"),  # whether anyone is there, as "有人吗" (refused)
     # the shop's own stores, which no policy covers (the store credit, "store")
     ("Where is your nearest store?", "refuse", "out_of_scope"), ("Where are your stores?", "refuse", "out_of_scope"),
