@@ -123,7 +123,7 @@ ESCALATION_RULES = {
         r"\b(e-?mail|text|sms|message|call)\s+(asking|asked|that\s+asked|that\s+asks)\s+(me\s+)?for\s+my\s+"
         r"(password|card|credit\s+card|card\s+number|login|code|verification\s+code)\b|"
         r"(短信|邮件|电话)[^。！？!?]{0,10}(要|索要|问)我的?(密码|验证码|卡号)|(短信|邮件)[^。！？!?]{0,20}(点|点击)(链接|网址)|"
-        r"冒充|不认识的(扣款|消费|交易|订单|收费)",
+        r"冒充|假冒|山寨(网站|网店|店)|不认识的(扣款|消费|交易|订单|收费)|(网站|网店)[^。！？!?]{0,6}骗了我",  # stop 56
         # stop 53's sweep (answered from a policy, or refused): an identity stolen, a charge not recognized, a link
         # to click in a message, someone pretending to be the shop, suspicious activity, charges never signed up for
         r"\bidentity\s+(was|has\s+been|got|is)\s+stolen\b|\bunrecogni[sz]ed\s+(charge|transaction|payment)|"
@@ -148,7 +148,7 @@ ESCALATION_RULES = {
         r"\bcharge-?backs?\b|\b(file|do|request|initiate|open)\s+a\s+charge\s+back\b|"
         r"\b(dispute|disputing)\s+(the|this|that|my)?\s*(charge|payment|transaction)",
         r"\b(dispute|disputing)\s+(it|this|that)\s+with\s+(my|the)\s+(bank|card\s+company|credit\s+card)",  # stop 55
-        r"律师|起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管|拒付|银行申诉|法务",
+        r"律师|(?<!不会)(?<!不想)(?<!不打算)起诉|诉讼|法院|告你们|法律途径|法律行动|消协|消费者协会|12315|工商局|市场监管|拒付|银行申诉|法务",
         r"\blegal\s+(department|team|dept)\b",  # "I'd like to speak with your legal department" (stop 53's sweep)
         # the police threatened ("我要报警", stop 56's sweep: refused); a theft reported to them is the lost parcels'
         r"^(?!.*(\b(stole|stolen|theft|thief|lost|missing)\b|偷|丢|盗))(.*\b(i'?ll|i\s+will|i'?m\s+going\s+to|gonna)\s+"

@@ -48,6 +48,8 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("Someone stole my package from the porch", "shipping.lost-damaged"),
     ("I think my neighbor took my package", "shipping.lost-damaged"),
     ("Cancel my account immediately", "account.deletion"), ("Can I cancel my order?", "orders.cancellation"),
+    ("取消我的账户", "account.deletion"), ("取消订单", "orders.cancellation"),  # as in English
+    ("我只想要退款", "refunds.timing"),  # the cancellation ("想要" of "不想要了")
     # a customer's own number told is no other customer's
     ("My customer number is 4412, where is my order?", "shipping.tracking"),
     ("I'm customer 4412, can I change my address?", "orders.address-change"),
@@ -92,6 +94,9 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("I'm not going to sue anyone, I just want my refund", "direct", "policy"),
     ("I'm going to sue you", "escalate", "legal"),  # as before
     ("I don't want to talk to a bot", "escalate", "human"),
+    ("我不会起诉你们，只想要退款", "direct", "policy"), ("我要起诉你们", "escalate", "legal"),  # in Chinese too
+    # a fake site that scammed the customer: fraud, as in English (refused)
+    ("有个假冒Northwind的网站骗了我", "escalate", "fraud"),
     ("人呢", "direct", "greeting"),  # whether anyone is there, as "有人吗" (refused)
     # the shop's own stores, which no policy covers (the store credit, "store")
     ("Where is your nearest store?", "refuse", "out_of_scope"), ("Where are your stores?", "refuse", "out_of_scope"),
