@@ -75,7 +75,6 @@ _DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barr
 _SHIPPED = re.compile(r"(?<!\bif )(?<!\bonce )(?<!\bwhen )\b(already|has|have|it'?s|was|were) (been )?"
                       r"(shipped|dispatched)\b|\b(it|they|order) (already )?(shipped|dispatched)\b|已经发货|已发货|发货了|"
                       r"发出了|已经出货|已出货|出货了|发出去了|寄出去了|已经寄出", re.I)
-
 # ... and one that has not, asked of cancelling ("Is it too late to cancel? I ordered 3 hours ago but it hasn't").
 _NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?"
                           r"(shipped|dispatched)\b|还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)
@@ -113,7 +112,8 @@ REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
 _RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition
 # A wrong item told in the customer's words ("You sent me a blue toaster instead of the red one", "I ordered white
 # but got blue", "我买的是红色的，收到的是蓝色的"), which no keyword phrase finds; its return is free.
-_WRONG_ITEM = re.compile(r"\b(sent|send|received|got|delivered|came|arrived|shipped)\b[^.?!]{0,40}\binstead of\b|"
+_WRONG_ITEM = re.compile(
+    r"\b(sent|send|received|got|delivered|came|arrived|shipped)\b[^.?!]{0,40}\binstead of\b|"
     r"\binstead of\b[^.?!]{0,30}\b(i|we) (had )?(ordered|bought|paid for)\b|"
     r"\b(i|we) (had )?(ordered|bought|paid for)\b[^.?!]{0,40}\b(but|yet)\b[^.?!]{0,20}\b(got|received|you sent|they "
     r"sent|sent me|(package|box|parcel) (had|contained))\b|"
