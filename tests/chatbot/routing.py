@@ -23,20 +23,15 @@ def mode_and_reason(kb: KnowledgeBase, question: str, previous: str | None = Non
     return route.mode, route.reason
 
 
-def planner_hits(kb, question: str):
-    """The hits the planner chooses points from: `RuleRouter` on the pruned message, the scope section left out."""
-    pruned = prune_message(question)
-    return [h for h in RuleRouter(kb).route(pruned.text, pruned.query).hits if h.section.id != OUT_OF_SCOPE_SECTION]
-
-
 def planner_points(kb, question: str):
     """The points the planner outlines for ``question`` (`Planner.stream`: a pasted thread is split at its closing
-    question)."""
+    question), chosen from the rule router's hits on the pruned message, the scope section left out."""
     pruned = prune_message(question)
     lang = detect_lang(question)
     route = RuleRouter(kb).route(pruned.text, pruned.query)
+    hits = [h for h in route.hits if h.section.id != OUT_OF_SCOPE_SECTION]
     asked, only_asked = points_asked(kb, route.requests, pruned, lang)
-    return select_points(planner_hits(kb, question), asked, points_phrased(kb, pruned.text, lang), only_asked)
+    return select_points(hits, asked, points_phrased(kb, pruned.text, lang), only_asked)
 
 
 def point_ids(kb: KnowledgeBase, question: str) -> list[str]:
