@@ -21,7 +21,7 @@ from typing import Iterator, NamedTuple
 
 import torch
 
-from engine.gguf_reader import GGUFCheckpoint, ModelLoadError
+from engine.gguf_reader import GGUFCheckpoint, ModelLoadError, transformers_reads_gguf_once
 from engine.models.model_config import ModelConfig
 from engine.quant import quantize_state_dict
 
@@ -136,15 +136,16 @@ def _hf_tensors(directory: Path, config: ModelConfig) -> tuple[Iterator[tuple[st
     return tensors(), len(names)
 
 
-def _open_source(source: _Source) -> tuple[ModelConfig, Iterator[tuple[str, torch.Tensor]], int, bool | None]:
-    """``(config, fp32 HF-named tensors, how many, whether its tokenizer prepends BOS)`` of a source, one tensor
-    in memory at a time; the last is None for an HF directory, whose tokenizer.json says it itself."""
+def _open_source(source: _Source) -> tuple[ModelConfig, Iterator[tuple[str, torch.Tensor]], int,
+                                         GGUFCheckpoint | None]:
+    """``(config, fp32 HF-named tensors, how many, the open GGUF file)`` of a source, one tensor in memory at a
+    time; the last is None for an HF directory."""
     if source.is_dir:
         config = _read_hf_config(source.path)
         return (config, *_hf_tensors(source.path, config), None)
     _ensure_source_file(source)
     ckpt = GGUFCheckpoint(source.path)
-    return ckpt.config, ((n, torch.from_numpy(a)) for n, a in ckpt.tensors()), ckpt.num_tensors, ckpt.add_bos_token
+    return ckpt.config, ((n, torch.from_numpy(a)) for n, a in ckpt.tensors()), ckpt.num_tensors, ckpt
 
 
 def _prepend_bos(tokenizer, bos_token_id: int) -> None:
@@ -159,8 +160,9 @@ def _prepend_bos(tokenizer, bos_token_id: int) -> None:
                                                   special_tokens=[(bos, bos_token_id)])
 
 
-def _write_tokenizer(source: _Source, dest: Path, add_bos: bool | None, bos_token_id: int | None) -> None:
-    if source.is_dir:
+def _write_tokenizer(source: _Source, dest: Path, ckpt: GGUFCheckpoint | None, bos_token_id: int | None) -> None:
+    """The source's tokenizer.json, or for a GGUF (``ckpt``, already parsed) one built by transformers."""
+    if ckpt is None:
         if not (source.path / "tokenizer.json").is_file():
             raise ModelLoadError(source.path, "no tokenizer.json")
         shutil.copyfile(source.path / "tokenizer.json", dest)
@@ -168,11 +170,12 @@ def _write_tokenizer(source: _Source, dest: Path, add_bos: bool | None, bos_toke
     from transformers import AutoTokenizer  # conversion time only: the GGUF vocabulary as a fast tokenizer
 
     try:
-        tokenizer = AutoTokenizer.from_pretrained(source.path.parent, gguf_file=source.path.name,
-                                                  local_files_only=True)
+        with transformers_reads_gguf_once(ckpt):
+            tokenizer = AutoTokenizer.from_pretrained(source.path.parent, gguf_file=source.path.name,
+                                                      local_files_only=True)
     except Exception as e:  # tokenizers raises bare Exceptions; any failure here means the same thing
         raise ModelLoadError(source.path, f"cannot build a tokenizer from the GGUF vocabulary ({e})") from e
-    if add_bos and bos_token_id is not None:
+    if ckpt.add_bos_token and bos_token_id is not None:
         _prepend_bos(tokenizer.backend_tokenizer, bos_token_id)
     tokenizer.backend_tokenizer.save(str(dest))  # with the post-processor that prepends BOS
 
@@ -186,7 +189,7 @@ def _convert_into(source: _Source, out_dir: Path, progress: bool) -> None:
     embedding_sd: dict[str, torch.Tensor] = {}
     with tqdm(desc=f"int8 {source.path.name}", unit="tensor", disable=not progress) as bar:
         bar.set_postfix_str("reading")
-        config, tensors, num_tensors, add_bos = _open_source(source)
+        config, tensors, num_tensors, ckpt = _open_source(source)
         bar.reset(total=num_tensors + 1)
         fp32_sd = {}
         for name, tensor in tensors:
@@ -195,7 +198,7 @@ def _convert_into(source: _Source, out_dir: Path, progress: bool) -> None:
         if EMBEDDING_NAME not in fp32_sd:
             raise ModelLoadError(source.path, f"missing tensor {EMBEDDING_NAME!r}")
         bar.set_postfix_str("tokenizer")
-        _write_tokenizer(source, out_dir / "tokenizer.json", add_bos, config.bos_token_id)
+        _write_tokenizer(source, out_dir / "tokenizer.json", ckpt, config.bos_token_id)
         bar.set_postfix_str("quantizing")
         for name in list(fp32_sd):
             tensor = fp32_sd.pop(name)  # frees each fp32 tensor once it is quantized

