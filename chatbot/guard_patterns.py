@@ -292,10 +292,13 @@ REFUSAL_RULES = {
         r"(order|buy|purchase|bought|ordered|purchased)\b|"
         r"((客户|用户|顾客|买家)\s*(编号|号|#)?\s*\d{2,}\s*号?|(编号|号码)为?\s*\d{2,}的(客户|用户|顾客|买家))的"
         r"(订单|(收货)?地址|电话|手机号|邮箱|账户|账号|信息|资料)",
+        # the buyer of an order asked for ("the email address of the person who ordered order #5521"; stop 57's sweep)
+        r"\b(e-?mail|address|phone|name|card|details|info\w*|contact)\s+(of|for)\s+(the\s+)?(person|customer|buyer|"
+        r"guy|lady|man|woman|one|people|user)\s+who\s+(ordered|placed|bought|purchased|made)\b",
         # who bought something, asked ("Who else bought this lamp?", "Tell me who ordered it"); "the refund goes to the
         # person who bought it?" names the buyer of a gift (stop 43's sweep: refused).
         r"(^|[.?!,;:]\s*|\b(tell|know|see|show|find\s+out|wonder|wondering|ask|asking)\s+(me\s+|us\s+)?)"
-        r"who\s+(else\s+)?(bought|ordered|purchased)\b|"
+        r"who\s+(else\s+)?(bought|ordered|purchased|placed\s+(order|the\s+order)\b)\b|"
         r"\b(customers?|users?|buyers?|shoppers?|people|others)\s+who\s+(bought|ordered|purchased)\b|"
         # the one who ordered before ("what the guy who ordered before me bought", "上一个买这款的人"; stop 45's sweep)
         r"\b(guy|person|lady|man|woman|customer|one)\s+who\s+(ordered|bought|purchased)\b[^.?!]{0,20}\bbefore\s+me\b|"

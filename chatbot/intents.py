@@ -146,7 +146,7 @@ def one_section_intent(kb: KnowledgeBase, question: str, lang: str, hits: list[S
     rest = to_simplified(question)
     for _, pattern, _ in _ONE_SECTION_INTENTS:
         rest = pattern.sub(" ", rest)
-    if len(word_terms(rest)) < 2:
+    if len(word_terms(rest)) < (1 if lang == "en" else 2):  # "Can I return the lamp" names one; "能吗" a character
         return None
     lead, intent = intent_hits(kb, question, lang, hits, bar)
     if intent == "return" and hits and hits[0].section.id == _DEFECT_SECTIONS[0]:

@@ -23,7 +23,8 @@ GREETING = re.compile(
     r"^\s*((hi|hiya|hello|hey|howdy|good (morning|afternoon|evening))(\W+(hi|hello|hey))*( there| all| team)?|"
     r"(你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安)(呀|啊|哇|哦)?)"
     rf"(\W+(are |is )?(u|you|anyone|anybody|someone)( even)? (there|around|here|online))?(\W*{_ANYONE_THERE_ZH})?\W*$|"
-    rf"^\s*{_ANYONE_THERE_ZH}\W*$", re.I)
+    rf"^\s*{_ANYONE_THERE_ZH}\W*$|"
+    r"^\s*((is|are)\s+)?(u|you|anyone|anybody|someone|somebody)( even)?\s+(there|around|here|online|home)\W*$", re.I)
 _QUESTION_MARKS = re.compile(r"[?？]+")  # "??" is one question, asked louder
 _ZH_QUESTION_END = re.compile(r"[吗呢]\W*$")  # a Chinese question's closing particle marks it as "?" does
 _LIST_COMMA = re.compile("、")  # "退货、换货的政策是什么？": several topics

@@ -1,0 +1,52 @@
+"""Stop 57's sweep (a refund that is not here, a price that dropped, the buyer of an order asked for, a request that
+opens with what to do, "is anyone there"): the messages the rule router answered from the wrong section, refused or
+outlined without a point asked, each from its own section now, and the neighbours that must not move (no model)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    # a refund that is not here: the bank's time (the express shipping, "how long" in capitals)
+    ("WHY IS MY REFUND NOT HERE YET ITS BEEN 2 WEEKS", "refunds.bank-processing"),
+    ("my refund never came", "refunds.bank-processing"),
+    ("退款为什么还没到账？都两周了", "refunds.bank-processing"),  # as before
+    # the price of a product that dropped: the price adjustment (the warranty's coverage, "dropped the")
+    ("The price of my chair dropped the week after I bought it", "payment.price-adjustment"),
+    ("The price of the TV dropped, can I get the difference?", "payment.price-adjustment"),  # as before
+    ("I dropped the TV and the screen cracked", "warranty.coverage"),  # as before
+    ("What's the price of the express shipping?", "shipping.express"),  # as before
+    # 15% taken off a refund: the restocking fee (the refund timing)
+    ("why was 15% taken off my refund", "returns.restocking-fee"),
+    ("They kept 15 percent of my refund for the headphones", "returns.restocking-fee"),
+    ("为什么退款扣掉15%", "returns.restocking-fee"),
+])
+def test_messages_are_answered_from_their_sections(kb, question, section_id):
+    assert answered_from(kb, question) == section_id
+
+
+@pytest.mark.parametrize(("question", "mode", "reason"), [
+    # the buyer of an order asked for: other customers' data (answered from the email change)
+    ("Can you give me the email address of the person who ordered order #5521?", "refuse", "other_customer_data"),
+    ("Who placed order 5521?", "refuse", "other_customer_data"),
+    ("What's the phone number of the customer who bought this lamp?", "refuse", "other_customer_data"),
+    ("I'm the one who placed the order, can I change the address?", "direct", "policy"),
+    # whether anyone is there, without a greeting before it: a greeting (refused)
+    ("is anyone there", "direct", "greeting"), ("anybody there??", "direct", "greeting"),
+    ("you there?", "direct", "greeting"),
+    ("Is anyone there? My order is late", "direct", "policy"),
+])
+def test_messages_get_their_modes(kb, question, mode, reason):
+    assert mode_and_reason(kb, question) == (mode, reason)
+
+
+@pytest.mark.parametrize(("question", "points"), [
+    # a second request that opens with what to do: a request of its own (the email change alone)
+    ("I want to return my blender and also change my email address", ["returns.time-limit", "account.email-change"]),
+    # "Can I return the lamp" names what it asks of: the return window besides the refund's time (the refund alone)
+    ("Can I return the lamp and how long until I get my money back?", ["returns.time-limit", "refunds.timing"]),
+])
+def test_multi_point_questions_are_outlined_in_order(kb, question, points):
+    assert point_ids(kb, question) == points
