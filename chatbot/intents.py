@@ -30,7 +30,6 @@ INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: ot
 # laptop is not charging": the electronics' 3.91 against the double charge's 5.96); "My promo code doesn't work" none.
 PRODUCT_NAMED_SHARE = 0.5
 # The patterns are ASCII (re.A): an English word's \b then holds next to a Chinese character ("warranty多久？").
-
 _DEFECT = re.compile(
     r"(?<!\bi'm )(?<!\bi am )\bbroke\b|(?<!\bnothing is )(?<!\bnothing was )(?<!\bnot )(?<!n't )\bbroken\b|"
     r"\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
@@ -53,11 +52,12 @@ _DEFECT = re.compile(
     # "收货一周即无法开机" (stop 45's sweep: the warranty claims); a box 压坏 (crushed) on its way is no defect
     r"|无法(开机|启动|充电|使用|工作)", re.I | re.A)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
-# A product that was broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了") was damaged in transit; not
-# one that broke a while after ("收到一周后坏了"); "The chair arrived broken" too ("came with a broken leg" a keyword).
+# A product broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了", "The chair arrived broken", "came with a rip")
+# was damaged in transit; not one that broke a while after ("收到一周后坏了"; "came with a broken leg" is a keyword).
 _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)|"
                              r"\b(arrived|came)( \w+){0,2} (broken|cracked|damaged|smashed|shattered|dented|split|"
-                             r"scratched|torn|ripped|bent|chipped)\b|"
+                             r"scratched|torn|ripped|bent|chipped)\b|\b(arrived|came) with (a |an )?(\w+ )?(rip|tear|"
+                             r"hole|scratch|dent|crack|chip)s?\b|"
                              r"\b(broken|cracked|damaged|smashed) \w+ (that|which) (arrived|came)\b", re.I)
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"

@@ -57,8 +57,9 @@ _JOINED_QUESTION = re.compile(
     rf"|\s*{_OR_AN_ACTION}|还有|另外", re.I)
 _LIST_END = re.compile(r"\s*(or|and)\b", re.I)  # "…, or add an item?": the last of a list of things asked
 _CONDITION = re.compile(r"^\W*(if|when|once|after|如果|要是|假如|万一)", re.I)  # "If I cancel, ...": part of what it asks
-_JOINING_WORDS = re.compile(rf"\b(and|also|plus|as well as)\b|{_OR_AN_ACTION}|以及|还有|并且|而且|另外|同时|分别|各自|"
-                            r"区别|差别|有什么不同", re.I)  # "A和B有什么区别？" asks about both, as "and" does
+_JOINING_WORDS = re.compile(rf"\b(and|also|plus|as well as|vs|versus|compared (to|with))\b|{_OR_AN_ACTION}|以及|还有|"
+                            r"并且|而且|另外|同时|分别|各自|区别|差别|有什么不同", re.I)  # "A和B有什么区别？" asks about both,
+# as "and" and "vs" do ("warranty length for electronics vs furniture" was answered of the furniture alone, stop 57)
 
 
 # Courtesy that opens a message ("Hi! Quick question:", "Thanks! One more thing:", "在吗？", "有人吗？？") and says

@@ -24,7 +24,12 @@ _CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what", "teh": "the", "hte"
                # texting's abbreviations ("whats ur return policy" asked for no overview, stop 44's sweep)
                "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks", "smth": "something",
                "sth": "something", "whats": "what's", "idk": "i don't know", "cuz": "because",
-               "giftcard": "gift card", "giftcards": "gift cards"}  # "went to my giftcard??" (stop 45's sweep)
+               "giftcard": "gift card", "giftcards": "gift cards",  # "went to my giftcard??" (stop 45's sweep)
+               # contractions without their apostrophe, which the keyword phrases have ("my oder hasnt arived yet" was
+               # refused, stop 57's sweep)
+               **{f"{stem}nt": f"{stem}n't" for stem in ("has", "have", "is", "are", "was", "were", "does", "do", "did",
+                                                         "could", "should", "would")},
+               "cant": "can't", "wont": "won't", "im": "i'm", "ive": "i've"}
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 
 

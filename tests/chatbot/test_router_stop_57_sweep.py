@@ -22,6 +22,19 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("why was 15% taken off my refund", "returns.restocking-fee"),
     ("They kept 15 percent of my refund for the headphones", "returns.restocking-fee"),
     ("为什么退款扣掉15%", "returns.restocking-fee"),
+    # a contraction without its apostrophe: the keyword phrases' words (refused)
+    ("my oder hasnt arived yet", "shipping.lost-damaged"),
+    # a product that came with a rip or a tear: the damaged parcels (the furniture's warranty)
+    ("The sofa arrived with a tear in the fabric", "shipping.lost-damaged"),
+    ("the couch came with a rip in the fabric", "shipping.lost-damaged"),
+    ("the rug came with a stain on it", "warranty.early-defects"),  # as before
+    # a delivery that was late: the lost parcels, as "late delivery" (the return window, what to do after shipment)
+    ("the delivery was 3 days late", "shipping.lost-damaged"), ("my delivery was late", "shipping.lost-damaged"),
+    ("What if I'm a few days late for the return?", "returns.time-limit"),  # as before
+    ("My refund is 2 weeks late", "refunds.timing"),  # as before
+    # Chinese: a repair's days and a lost warranty card are the claims'; a part missing, the lost parcels' (refused)
+    ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
+    ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
@@ -47,6 +60,17 @@ def test_messages_get_their_modes(kb, question, mode, reason):
     ("I want to return my blender and also change my email address", ["returns.time-limit", "account.email-change"]),
     # "Can I return the lamp" names what it asks of: the return window besides the refund's time (the refund alone)
     ("Can I return the lamp and how long until I get my money back?", ["returns.time-limit", "refunds.timing"]),
+    ("我想退货，另外我的邮箱也要改一下", ["returns.process", "account.email-change"]),  # the email change alone
+    # two products compared ("vs", "versus"): both warranties (the furniture's alone)
+    ("warranty length for electronics vs furniture", ["warranty.furniture", "warranty.electronics"]),
+    ("warranty on electronics versus furniture?", ["warranty.furniture", "warranty.electronics"]),
+    # a product that came torn, and a late delivery: the damaged parcels and the delivery's time (the return window,
+    # what to do after shipment, the standard shipping and the protection plan)
+    ("the couch came with a rip in the fabric and also the delivery was 3 days late",
+     ["shipping.lost-damaged", "shipping.standard"]),
+    # "hasnt shipped": the dispatch leads, as for "hasn't shipped" (the standard shipping)
+    ("hi so i ordered a couch like 3 weeks ago and it still hasnt shipped whats going on",
+     ["shipping.dispatch", "shipping.standard", "shipping.tracking"]),
 ])
 def test_multi_point_questions_are_outlined_in_order(kb, question, points):
     assert point_ids(kb, question) == points
