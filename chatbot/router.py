@@ -150,6 +150,10 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             names_its_own = names_its_topic_well(own, message, lang)  # "Also, totally separate, I forgot my password"
             if request and not phrased and hits and hits[0].section.category not in categories and not names_its_own:
                 hits = lead_with(max(h.score for h in hits), hits, request[0].section)
+        elif followed and phrased and hits:  # a follow-up's phrase leads only scoring near the best: "how long
+            # until I get it back?" after "I was charged twice" is not a repair's ("until I get it back", stop 57)
+            phrased = {h.section.id for h in hits if h.section.id in phrased
+                       and h.score >= ASKED_PHRASE_SHARE * max(other.score for other in hits)}
         elif not phrased:  # the story's phrases, for a top-two hit near the best
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
@@ -219,6 +223,8 @@ class RuleRouter:
         (`names_another_topic`) ("It's 3 weeks old" after "My TV stopped working", "I'm in Toronto" after "Do you
         ship to Canada?", "订单80美元" after "可以用Klarna吗？")."""
         lang = detect_lang(question)  # the answer's language is the message's, whatever the previous one's
+        if previous and _small_talk(previous):  # a greeting or thanks before gives nothing to follow up ("my order is
+            previous = None  # late" after "hello" took what to do after shipment, stop 57's sweep)
         if previous and not _small_talk(question) and (
                 tells_a_duration(question) or tells_a_place(question) or tells_an_amount(question)
                 or tells_it_shipped(question) or tells_its_case(self.kb, question, previous, lang)) and (

@@ -41,6 +41,18 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
 
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    # a greeting or thanks before gives nothing to follow up: as alone (what to do after shipment)
+    ("hello", "my order is late", "shipping.lost-damaged"), ("thanks", "my order is late", "shipping.lost-damaged"),
+    ("hello", "My package is late", "shipping.lost-damaged"),  # as before
+    # a follow-up's phrase of another topic, far under the best: the previous message's topic (a repair's time)
+    ("I was charged twice", "how long until I get it back?", "payment.double-charge"),
+    ("My TV is in for repair", "how long until I get it back?", "warranty.claims"),  # as before
+])
+def test_follow_ups_are_answered_from_their_sections(kb, previous, question, section_id):
+    assert answered_from(kb, question, previous) == section_id
+
+
 @pytest.mark.parametrize(("question", "mode", "reason"), [
     # the buyer of an order asked for: other customers' data (answered from the email change)
     ("Can you give me the email address of the person who ordered order #5521?", "refuse", "other_customer_data"),
