@@ -19,6 +19,9 @@ MAX_POINTS = 4
 # section's category, a high one in another (set on data/eval's expected sections, see README).
 SAME_CATEGORY_SHARE = 0.35
 OTHER_CATEGORY_SHARE = 0.8
+# another category's hit with a keyword phrase where the best hit has none ("…the tracking hasn't moved in 9 days. I
+# want a refund NOW or I'm disputing with my bank." lost the lost parcels, at 0.73 of the bank's time; stop 57)
+PHRASED_OTHER_SHARE = 0.7
 # A separately asked question's own best section is a point when it beats that question's second-best section
 # by this factor (and clears the in-scope bar): "Who pays for return shipping? How long until my refund?"
 ASKED_MARGIN = 1.25
@@ -214,7 +217,8 @@ def answers_each_question(message: str, asked: Collection[str]) -> bool:
 def select_points(hits: list[ScoredSection], asked: Mapping[str, int] = MappingProxyType({}),
                   phrased: set[str] = frozenset(), only_asked: bool = False) -> list[ScoredSection]:
     """The outline's key points, in rank order: the best hit, then the hits of its category scoring at least
-    `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE`, and the
+    `SAME_CATEGORY_SHARE` of it and those of other categories scoring at least `OTHER_CATEGORY_SHARE` (one with a
+    keyword phrase where the best has none, `PHRASED_OTHER_SHARE`), and the
     hits of ``asked`` (`sections_asked`) whatever their score; at most `MAX_POINTS`, the asked ones kept first.
     An answer keeps to one category unless another section matches about as well or answers a question of
     its own (where the best hit has a keyword phrase in the message, ``phrased``, `KnowledgeBase.phrase_sections`,
@@ -230,7 +234,8 @@ def select_points(hits: list[ScoredSection], asked: Mapping[str, int] = MappingP
         return []
     best = hits[0]
     chosen = [h for h in hits if h.section.id in asked or h.score >= best.score * (
-        SAME_CATEGORY_SHARE if h.section.category == best.section.category else OTHER_CATEGORY_SHARE)
+        SAME_CATEGORY_SHARE if h.section.category == best.section.category else
+        PHRASED_OTHER_SHARE if h.section.id in phrased and best.section.id not in phrased else OTHER_CATEGORY_SHARE)
         and (h.section.category == best.section.category or best.section.id not in phrased
              or h.section.id in phrased)]
     # A product's warranty that no question asks for stays only over one bar: `OTHER_PRODUCT_SHARE` of the best
