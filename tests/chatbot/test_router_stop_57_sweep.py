@@ -36,6 +36,11 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # Chinese: a repair's days and a lost warranty card are the claims'; a part missing, the lost parcels' (refused)
     ("when's the last day to send it back?", "returns.time-limit"),  # the process
     ("My gift was delivered December 20, when's the last day to send it back?", "returns.holiday-season"),  # as before
+    # tags that fell off: the return condition (the warranty's coverage, "fell off"); a return label expired: the
+    # process (the return shipping fees)
+    ("the tags fell off, can I still return it", "returns.condition"),
+    ("the handle fell off my mug", "warranty.coverage"),  # as before
+    ("My return label expired", "returns.process"),
     ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
     ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
