@@ -41,6 +41,9 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("the tags fell off, can I still return it", "returns.condition"),
     ("the handle fell off my mug", "warranty.coverage"),  # as before
     ("My return label expired", "returns.process"),
+    # a pending charge for an order cancelled: the hold that drops off (when a card is charged)
+    ("There's a pending charge on my card but I cancelled", "payment.double-charge"),
+    ("Why is there a pending charge on my card?", "payment.charge-timing"),  # as before
     ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
     ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
