@@ -269,7 +269,10 @@ def ships_abroad(kb: KnowledgeBase, question: str, hits: list[ScoredSection], in
     international shipping best, and ``message`` names too little alone, asks about the topic, or finds the
     standard shipping, which the place overrides ("How much does it cost?" after "Do you ship to Canada?", "多久能
     到？" after "能寄到日本吗？" got the standard shipping's price and days)."""
-    if intent is None and hits and hits[0].section.category == "shipping" and names_a_place_abroad(kb, question, lang):
+    if intent is None and hits and names_a_place_abroad(kb, question, lang) and (
+            hits[0].section.category == "shipping"  # or no section found well, the international one among the hits:
+            or (hits[0].score < in_scope_bar(question, lang)  # "I live in Mexico, can I order?" (live chat's "live")
+                and any(h.section.id == ABROAD_SECTION for h in hits))):
         return True
     if not previous or not message:
         return False

@@ -44,6 +44,11 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # a pending charge for an order cancelled: the hold that drops off (when a card is charged)
     ("There's a pending charge on my card but I cancelled", "payment.double-charge"),
     ("Why is there a pending charge on my card?", "payment.charge-timing"),  # as before
+    # a place abroad where the customer lives: the international shipping (refused: live chat's "live" was the best)
+    ("I live in Mexico, can I order?", "shipping.international"), ("我住在墨西哥，可以下单吗？", "shipping.international"),
+    # a parcel a courier threw and broke: the damaged parcels (the early defects)
+    ("The courier threw my package over the fence and it broke", "shipping.lost-damaged"),
+    ("我周五之前要收到，来得及吗", "shipping.express"),  # what to do after shipment
     ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
     ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
@@ -73,6 +78,8 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("is anyone there", "direct", "greeting"), ("anybody there??", "direct", "greeting"),
     ("you there?", "direct", "greeting"),
     ("Is anyone there? My order is late", "direct", "policy"),
+    # a delivery date chosen is no policy's (the electronics' warranty, for "date")
+    ("Can I pick the delivery date?", "refuse", "out_of_scope"),
 ])
 def test_messages_get_their_modes(kb, question, mode, reason):
     assert mode_and_reason(kb, question) == (mode, reason)
