@@ -49,6 +49,7 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # a parcel a courier threw and broke: the damaged parcels (the early defects)
     ("The courier threw my package over the fence and it broke", "shipping.lost-damaged"),
     ("我周五之前要收到，来得及吗", "shipping.express"),  # what to do after shipment
+    ("My office chair's gas lift failed after 3 years", "warranty.furniture"),  # refused
     ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
     ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
