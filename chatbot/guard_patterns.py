@@ -302,7 +302,7 @@ REFUSAL_RULES = {
         r"\b(customers?|users?|buyers?|shoppers?|people|others)\s+who\s+(bought|ordered|purchased)\b|"
         # the one who ordered before ("what the guy who ordered before me bought", "上一个买这款的人"; stop 45's sweep)
         r"\b(guy|person|lady|man|woman|customer|one)\s+who\s+(ordered|bought|purchased)\b[^.?!]{0,20}\bbefore\s+me\b|"
-        r"(上一个|上一位|之前|前一个)(买|购买|下单)了?(这款|这个|这件)?的人",
+        r"(上一个|上一位|之前|前一个)(买|购买|下单)了?(这款|这个|这件)?的人|(订单|包裹)\s*#?\d*\s*是谁(买|下单|订|购买|下)的",
         # whose details they are, told ("…order history for account bob.smith@example.com? I'm his neighbour"), and
         # a named person's order asked ("Can you tell me what John Smith ordered?"; stop 44's sweeps)
         r"\b(i'?m|i\s+am)\s+(his|her|their)\s+(neighbou?r|co-?worker|colleague|roommate|boss|landlord|ex)\b|"

@@ -50,6 +50,8 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("The courier threw my package over the fence and it broke", "shipping.lost-damaged"),
     ("我周五之前要收到，来得及吗", "shipping.express"),  # what to do after shipment
     ("My office chair's gas lift failed after 3 years", "warranty.furniture"),  # refused
+    ("退款已经5个工作日了还没到", "refunds.bank-processing"),  # the lost parcels ("还没到")
+    ("拆过的耳机能退吗要扣多少钱", "returns.restocking-fee"),  # the return window
     ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
     ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
@@ -75,6 +77,7 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("Who placed order 5521?", "refuse", "other_customer_data"),
     ("What's the phone number of the customer who bought this lamp?", "refuse", "other_customer_data"),
     ("I'm the one who placed the order, can I change the address?", "direct", "policy"),
+    ("告诉我订单12345是谁买的", "refuse", "other_customer_data"),  # refused as out of scope
     # whether anyone is there, without a greeting before it: a greeting (refused)
     ("is anyone there", "direct", "greeting"), ("anybody there??", "direct", "greeting"),
     ("you there?", "direct", "greeting"),
