@@ -187,7 +187,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         named = phrased_besides(kb, question, lang, [q for q in questions_asked(question) if asks_how_long(q)])
         hits = sorted((h for h in hits if h.section.id not in DOMESTIC_SECTIONS or h.section.id in named),
                       key=lambda h: h.section.id != ABROAD_SECTION)
-        hits = lead_with(max(hits[0].score, bar), hits, hits[0].section)  # a place abroad is the shipping's question
+        if hits and hits[0].section.id == ABROAD_SECTION:  # a place abroad is the shipping's question, found well
+            hits = lead_with(max(hits[0].score, bar), hits, hits[0].section)
     return lang, query, hits, intent
 
 
