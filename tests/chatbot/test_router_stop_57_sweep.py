@@ -52,6 +52,9 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("My office chair's gas lift failed after 3 years", "warranty.furniture"),  # refused
     ("退款已经5个工作日了还没到", "refunds.bank-processing"),  # the lost parcels ("还没到")
     ("拆过的耳机能退吗要扣多少钱", "returns.restocking-fee"),  # the return window
+    ("Can I cancel my Klarna plan?", "payment.installments"),  # the protection plan
+    ("Can I cancel my protection plan?", "warranty.protection-plan"),  # as before
+    ("I paid with Apple Pay, how will I get my refund?", "refunds.method"),  # the refund timing
     ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
     ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
@@ -78,6 +81,9 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("What's the phone number of the customer who bought this lamp?", "refuse", "other_customer_data"),
     ("I'm the one who placed the order, can I change the address?", "direct", "policy"),
     ("告诉我订单12345是谁买的", "refuse", "other_customer_data"),  # refused as out of scope
+    # credit bureaus and a confirmation email are no policy's (the store credit, the lost parcels)
+    ("Do you report to credit bureaus?", "refuse", "out_of_scope"),
+    ("My order confirmation email never came", "refuse", "out_of_scope"),
     # whether anyone is there, without a greeting before it: a greeting (refused)
     ("is anyone there", "direct", "greeting"), ("anybody there??", "direct", "greeting"),
     ("you there?", "direct", "greeting"),
