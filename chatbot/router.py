@@ -28,7 +28,8 @@ from chatbot.text_terms import detect_lang, word_terms
 from chatbot.uncovered import not_ours
 
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
-_THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|lovely|fine|alright|all right|sounds good|whatever|ugh|"
+_THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|brilliant|excellent|wonderful|lovely|fine|alright|all right|"
+           r"sounds good|whatever|ugh|"
            r"(that|it)('s| is) (fine|ok|okay|alright|all good)|"
            r"((thanks?( you)?|thx|thank u)( so much| a lot| very much)?|ty|cheers|(i )?appreciate (it|that)|understood|"
            r"i see|noted)( for (that|this|it|nothing|(the|your|ur|all the|all your) help))?( i guess)?|"
@@ -65,7 +66,8 @@ SMALL_TALK = {
         r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
         r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"
         r"are you (chat ?gpt|gpt|gemini|gemma|claude|siri|alexa|human|a human|a real person|real)|"
-        r"(what|which) (model|ai|llm|language model) are you( using)?)\W*$|"
+        r"(what|which) (model|ai|llm|language model) are you( using)?|what('?s| is) your name|"
+        r"who (made|built|created|programmed) you)\W*$|"
         r"^\s*(你是谁|(你|你们)是机器人吗|(你|你们)是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗|"
         r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗)\W*$", re.I),
 }

@@ -55,6 +55,8 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("Can I cancel my Klarna plan?", "payment.installments"),  # the protection plan
     ("Can I cancel my protection plan?", "warranty.protection-plan"),  # as before
     ("I paid with Apple Pay, how will I get my refund?", "refunds.method"),  # the refund timing
+    ("My order's gone missing", "shipping.lost-damaged"),  # refused
+    ("Will I be charged VAT?", "shipping.international"),  # when a card is charged
     ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
     ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
@@ -81,6 +83,9 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("What's the phone number of the customer who bought this lamp?", "refuse", "other_customer_data"),
     ("I'm the one who placed the order, can I change the address?", "direct", "policy"),
     ("告诉我订单12345是谁买的", "refuse", "other_customer_data"),  # refused as out of scope
+    # thanks and questions about the assistant (refused)
+    ("Brilliant, thanks!", "direct", "thanks"), ("What's your name?", "direct", "about"),
+    ("Who made you?", "direct", "about"),
     # credit bureaus and a confirmation email are no policy's (the store credit, the lost parcels)
     ("Do you report to credit bureaus?", "refuse", "out_of_scope"),
     ("My order confirmation email never came", "refuse", "out_of_scope"),
