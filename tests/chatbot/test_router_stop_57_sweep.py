@@ -57,6 +57,7 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("I paid with Apple Pay, how will I get my refund?", "refunds.method"),  # the refund timing
     ("My order's gone missing", "shipping.lost-damaged"),  # refused
     ("Will I be charged VAT?", "shipping.international"),  # when a card is charged
+    ("I bought the wrong thing", "returns.time-limit"),  # refused
     ("维修要多少天", "warranty.claims"), ("保修卡丢了还能保修吗", "warranty.claims"),
     ("货到了但是少了一个零件", "shipping.lost-damaged"),
 ])
@@ -89,6 +90,7 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     # credit bureaus and a confirmation email are no policy's (the store credit, the lost parcels)
     ("Do you report to credit bureaus?", "refuse", "out_of_scope"),
     ("My order confirmation email never came", "refuse", "out_of_scope"),
+    ("I found it cheaper somewhere else", "refuse", "out_of_scope"),  # another shop's price (the early defects)
     # whether anyone is there, without a greeting before it: a greeting (refused)
     ("is anyone there", "direct", "greeting"), ("anybody there??", "direct", "greeting"),
     ("you there?", "direct", "greeting"),
