@@ -107,8 +107,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     if len(questions) == 1 and asks_how_long(questions[0]) and REFUND_WORDS.search(to_simplified(message)):
         # "I want to cancel my order and get a refund, how long will it take?": what it tells, then the refund's time
         told = _best_section_without(kb, message, lang, questions)
-        how_long = _how_long_section(kb, message, lang, questions[0])
-        if told and how_long and told != how_long:
+        if told and (how_long := _how_long_section(kb, message, lang, questions[0])) and told != how_long:
             return {told: 0, how_long: 1}
     if not 2 <= len(questions) <= MAX_POINTS:
         return {}

@@ -152,15 +152,14 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             names_its_own = names_its_topic_well(own, message, lang)  # "Also, totally separate, I forgot my password"
             if request and not phrased and hits and hits[0].section.category not in categories and not names_its_own:
                 hits = lead_with(max(h.score for h in hits), hits, request[0].section)
-        elif followed and phrased and hits:  # a follow-up's phrase leads only scoring near the best: "how long
-            # until I get it back?" after "I was charged twice" is not a repair's ("until I get it back", stop 57)
-            phrased = {h.section.id for h in hits if h.section.id in phrased
-                       and h.score >= ASKED_PHRASE_SHARE * max(other.score for other in hits)}
         elif not phrased:  # the story's phrases, for a top-two hit near the best
             story = kb.phrase_sections(question, lang) - {OUT_OF_SCOPE_SECTION}
             phrased = {h.section.id for h in hits[:2] if h.section.id in story
                        and h.score >= STORY_PHRASE_SHARE * hits[0].score}
-        elif hits and hits[0].section.id not in phrased and hits[0].section.id in kb.phrase_sections(question, lang):
+        elif hits and (followed or (hits[0].section.id not in phrased
+                                    and hits[0].section.id in kb.phrase_sections(question, lang))):
+            # the question's phrases lead only scoring near the best, where the story's phrase found the best or in
+            # a follow-up ("how long until I get it back?" after "I was charged twice" is not a repair's, stop 57)
             phrased = {h.section.id for h in hits if h.section.id in phrased
                        and h.score >= ASKED_PHRASE_SHARE * hits[0].score}
         if hits and hits[0].section.category != "warranty":  # a product's name asks for no warranty: "Can I
