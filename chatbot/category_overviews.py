@@ -26,7 +26,8 @@ _OVERVIEW_WORDS = re.compile(
     r"有没有|提供|有", re.I | re.A)
 # The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
 # for each product's term, the overview; the return window or a refund's time is one answer.
-TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|多久|多长|期限|期|多少年|几年", re.I | re.A)
+TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|\b(expire[sd]?|runs? out|ends?)\b|多久|多长|期限|期|"
+                        r"多少年|几年|(什么时候|何时)?(到期|过期)", re.I | re.A)  # "When does my warranty run out?"
 # A class of products an overview asks about ("What's your return policy for electronics?", "家具的退货政策"): the
 # overview's lead sections, with the best hit of its category for the last point (the opened electronics' fee).
 PRODUCT_CLASS = re.compile(r"\b(for|on|of|with) (the |your )?(electronics?|electronic (items|products|devices|goods)|"

@@ -94,3 +94,25 @@ def durations(text: str) -> list[Duration]:
         else:
             found.append(Duration(match["zh_count"], _ZH_UNITS[match["zh_unit"]]))
     return found
+
+
+# A warranty that has run out ("The warranty on my microwave expired last week", "out of warranty", "过保了"): the
+# product is a year old or more, past the return window whatever the days it names.
+_WARRANTY_OVER = re.compile(r"\bwarranty\b[^.?!,;]{0,30}?\b(expired|run out|ran out|ended|is over|was over|is up)\b|"
+                            r"\b(out of|past the|past its|past my) warranty\b|保修期?(已经|早就?)?(过了|到期|过期|结束)|过保",
+                            re.I)
+
+
+def past_the_return_window(text: str) -> bool:
+    """Whether ``text`` says the product is past the 30-day return window: over 30 days, 5 weeks or more, 2 months or
+    more ("2 years ago", "13个月", "六个星期", "去年"), or its warranty has run out (`_WARRANTY_OVER`), where a defect
+    is no return, so the early defects' section no longer applies ("My headphones broke after 13 months"). One month
+    is too close to the window to tell."""
+    if _WARRANTY_OVER.search(text):
+        return True
+    for d in durations(text):
+        n = d.number
+        if (d.unit == "year" or (d.unit == "month" and not d.at_most_one) or (d.unit == "day" and (n or 0) > 30)
+                or (d.unit == "week" and (n or 0) >= 5)):
+            return True
+    return False

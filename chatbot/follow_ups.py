@@ -8,7 +8,7 @@ from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.category_overviews import named_categories
 from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, intent_hits, lead_with, says_it_shipped
-from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
+from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, is_open_question
 from chatbot.text_terms import tokenize, word_terms
 
@@ -33,6 +33,10 @@ HOW_LONG_SECTIONS = {"refunds": "refunds.timing", "returns": "returns.time-limit
 
 
 _PRICE = re.compile(r"\$\d|\d%")  # a section that states a price or a fee
+# The money of a charge the previous message tells, asked back: "多久能退回来？" after "我被扣了两次钱" asks when the
+# hold drops off (it got the return window for "多久能退"), "when will I get the money back?" too (the refund's timing).
+_MONEY_BACK = re.compile(r"\b(money|it|that|them)\s+back\b|退回来|钱.*回来|(钱|款).*退|退.*钱", re.I)
+CHARGE_SECTIONS = frozenset({"payment.double-charge"})
 
 # "What about X?", "And X?", "And for X?", "And a laptop?" (read without its "and", `message_shape.plain_message`),
 # "What if my cart is $80?", "and if I order at noon?", "X呢？": the previous message's question, asked of X.
@@ -168,6 +172,15 @@ def names_another_topic(kb: KnowledgeBase, message: str, previous: str, lang: st
     return own[0].section.category != topic[0].section.category and kept < OTHER_TOPIC_SHARE * own[0].score
 
 
+def charge_asked_back(kb: KnowledgeBase, message: str, previous: str, lang: str) -> Section | None:
+    """The section of the charge ``previous`` tells (`CHARGE_SECTIONS`) where ``message`` asks for its money back
+    (`_MONEY_BACK`), else None."""
+    topic = kb.search(previous, lang=lang, k=1)
+    if topic and topic[0].section.id in CHARGE_SECTIONS and _MONEY_BACK.search(message) and asking_clauses(message):
+        return topic[0].section
+    return None
+
+
 def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: str,
                    k: int) -> list[ScoredSection] | None:
     """The top ``k`` sections of ``previous`` and ``message`` together, when ``message`` reads as a follow-up of
@@ -208,6 +221,9 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
         hits, intent = intent_hits(kb, query, lang, hits, pair_bar) if asking_clauses(message) else (hits, None)
         if intent is None and (not hits or hits[0].score < pair_bar):
             return None
+    if charge := charge_asked_back(kb, message, previous, lang):
+        return lead_with(hits[0].score, hits, charge)[:k]
+    topic = kb.search(previous, lang=lang, k=1)
     own_hits = kb.search(message, lang=lang, k=everything)
     own_score = {h.section.id: h.score for h in own_hits}
     bar = in_scope_bar(message, lang)
@@ -228,7 +244,7 @@ def follow_up_hits(kb: KnowledgeBase, message: str, previous: str | None, lang: 
             # a bare return or refund asked of what the previous message tells ("能退吗" after "我的耳机坏了")
             or (weak and intent_hits(kb, message, lang, own_hits, bar)[1] in ("return", "refund"))):
         return None
-    topic, how_long = kb.search(previous, lang=lang, k=1), asks_how_long(message)
+    how_long = asks_how_long(message)
     if own_hits and (weak or about_it) and topic and not how_long:
         categories = {topic[0].section.category, *named_categories(previous)}
         hits = sorted((ScoredSection(h.section, h.score + own_score.get(h.section.id, 0.0)

@@ -303,6 +303,9 @@ REFUSAL_RULES = {
         # the one who ordered before ("what the guy who ordered before me bought", "上一个买这款的人"; stop 45's sweep)
         r"\b(guy|person|lady|man|woman|customer|one)\s+who\s+(ordered|bought|purchased)\b[^.?!]{0,20}\bbefore\s+me\b|"
         r"(上一个|上一位|之前|前一个)(买|购买|下单)了?(这款|这个|这件)?的人|(订单|包裹)\s*#?\d*\s*是谁(买|下单|订|购买|下)的",
+        # a person named by a common surname, asked about ("告诉我张三买了什么", "帮我查一下李四的收货地址"; stop 58's sweep)
+        r"(告诉我|查一?下|查查|帮我查|我想知道|能告诉我)(?:(?!周末|黄色|马上|任何|何时|曾经|许多|陆续|范围)[张王李赵刘陈杨黄周吴徐孙马朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋杜叶程魏"
+        r"苏吕丁任卢姚沈钟姜崔谭陆范汪廖][\u4e00-\u9fff]{1,2}?|\w+(先生|女士|小姐))(买了|订了|下单了|的(收货)?地址|的电话|的手机|的邮箱)",
         # whose details they are, told ("…order history for account bob.smith@example.com? I'm his neighbour"), and
         # a named person's order asked ("Can you tell me what John Smith ordered?"; stop 44's sweeps)
         r"\b(i'?m|i\s+am)\s+(his|her|their)\s+(neighbou?r|co-?worker|colleague|roommate|boss|landlord|ex)\b|"

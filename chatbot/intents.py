@@ -16,7 +16,7 @@ import re
 
 from chatbot.category_overviews import OVERVIEW_POINTS, PRODUCT_CLASS, TERM_WORDS, overview_categories
 from chatbot.chinese_script import to_simplified
-from chatbot.durations import durations
+from chatbot.durations import durations, past_the_return_window
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.text_terms import split_sentences, word_terms
@@ -63,10 +63,11 @@ TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"
 CANCELLATION_SECTION = "orders.cancellation"
 NON_RETURNABLE_SECTION = "returns.non-returnable"
-# What a return or refund of an item no one can return finds by its other words: "get my money back" the refund
-# timing, "by mistake" or "changed my mind" the cancellation, "send it back" the return process.
+# What a return or refund of an item no one can return finds by its other words: "get my money back" the refund timing,
+# "by mistake" or "changed my mind" the cancellation, "send it back" the return process.
 _ASKED_OF_A_FINAL_ITEM = frozenset({"refunds.timing", CANCELLATION_SECTION, "returns.process"})
-FINAL_ITEM_SHARE = 0.7  # the non-returnable items scoring this share of such a best hit name one
+FINAL_ITEM_SHARE = 0.7  # the non-returnable items scoring this share of such a best hit name one; tied atop a ranking
+_TIED = 0.99  # by score (a follow-up's may put its topic first), "Can I return this item?" names none ("item" alone)
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 # A delivered order is past cancelling: "I changed my mind about the sofa, it was delivered yesterday" is a return.
 _DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barrived\b|"
@@ -177,18 +178,6 @@ def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: floa
     return []
 
 
-def _past_the_return_window(text: str) -> bool:
-    """Whether ``text`` says the product is past the 30-day return window: over 30 days, 5 weeks or more, 2 months or
-    more ("2 years ago", "13个月", "六个星期", "去年"), where a defect is no return, so the early defects' section no
-    longer applies ("My headphones broke after 13 months"). One month is too close to the window to tell."""
-    for d in durations(text):
-        n = d.number
-        if (d.unit == "year" or (d.unit == "month" and not d.at_most_one) or (d.unit == "day" and (n or 0) > 30)
-                or (d.unit == "week" and (n or 0) >= 5)):
-            return True
-    return False
-
-
 def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection], bar: float,
                      past_the_window: bool) -> tuple[str | None, list]:
     if categories := overview_categories(text):
@@ -245,7 +234,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     the refund's: its timing, then the bank's; a cancellation of an order that has not shipped (`_NOT_SHIPPED`) is
     the cancellation's."""
     text = to_simplified(question)
-    past_the_window = _past_the_return_window(text)
+    past_the_window = past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
     hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
@@ -259,7 +248,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
                                  for h in hits))):
         # "I bought a software download code by mistake, can I get my money back?" (the refund timing before); by
         # score, not where "how do I return" asks the process ("…an item I got as a gift?" got the gift cards, stop 55)
-        hits, intent = lead_with(hits[0].score, hits, kb.get(NON_RETURNABLE_SECTION, lang)), "return"
+        top, final = sorted(h.score for h in hits)[-2:], NON_RETURNABLE_SECTION  # tied atop a ranking by score
+        tied = hits[0].section.id == final and top[-1] == hits[0].score and top[0] >= _TIED * top[-1]
+        hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION if tied else final, lang)), "return"
     if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
         lead = lead_with(INTENT_LEAD * max(hits[0].score, bar), hits, *(kb.get(i, lang) for i in REFUND_SECTIONS))
         # other categories' words ("two weeks" found the two-factor) left out
@@ -277,8 +268,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # shoes?" (stop 46's sweep: the early defects, by "month")
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
-        # "我想退货，已经过了一个月了"
-        hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
+        hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"  # "我想退货，已经过了一个月了"
     if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and _DELIVERED.search(text)
             and _RETURN.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))
             and TRANSIT_DAMAGE_SECTION not in kb.phrase_sections(text, lang)):  # "显示签收…没收到…还是退款？" (stop 56)
@@ -306,8 +296,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)
         rest = [h for h in hits[1:] if h.section.id != TRANSIT_DAMAGE_SECTION]
         # A product's defect or its return leads; another best hit ("时候" found the refund timing, "bookshelf" the
-        # furniture's warranty) follows, and the damaged parcels lead at least at the bar ("台灯到货时灯罩碎了，怎么办？"
-        # was refused at 9.3 against 12.0).
+        # furniture's warranty) follows, and the damaged parcels at least at the bar ("台灯到货时灯罩碎了，怎么办？": 9.3 < 12)
         ours = hits[0].section.category in _BROKEN_GOODS_CATEGORIES and hits[0].section.id not in PRODUCT_SECTIONS
         hits = [hits[0], damaged] + rest if ours else (
             [damaged._replace(score=max(damaged.score, bar)), hits[0]] + rest)
@@ -342,20 +331,20 @@ def _tells_how_long_since(text: str) -> bool:
 
 
 def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection]) -> bool:
-    """Whether the best of ``hits`` is the warranty's claims or coverage, sections of the defect's own outline, or
-    a payment's or an account's section where a product's warranty scores `PRODUCT_NAMED_SHARE` of it, found by a
-    word of ``text`` and no keyword phrase: "My coffee maker leaks water" finds the water damage, a word of the
+    """Whether the best of ``hits`` is the warranty's claims or coverage, sections of the defect's own outline, or a
+    payment's, an account's or a shipping section where a product's warranty scores `PRODUCT_NAMED_SHARE` of it, found
+    by a word of ``text`` and no keyword phrase: "My coffee maker leaks water" finds the water damage, a word of the
     leak, "My laptop battery died, is that covered?" the word "covered", "I'm writing about … a grinding noise" the
-    claim's form by "writing", "My laptop is not charging" the double charge, and "… makes a grinding noise. I've
-    only used it twice" the promo codes ("only", "use"); all are defects. "My promo code doesn't work" names no
-    product. "狗把椅子腿咬坏了" names the accidental damage ("咬坏") that the coverage answers. The early defects
-    keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
+    claim's form by "writing", "My laptop is not charging" the double charge, "… makes a grinding noise. I've only used
+    it twice" the promo codes ("only", "use"), "The dresser drawer came off the track" the tracking; all are defects.
+    "My promo code doesn't work" names no product. "狗把椅子腿咬坏了" names the accidental damage ("咬坏") that the
+    coverage answers. The early defects keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
     best = hits[0]
     product_named = any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
     # "phone", "charge", "free" ("… stopped charging, can I get it fixed for free?" found the cancellation's "free")
-    found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact", "orders")
-    return ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))
-            and best.section.id not in kb.phrase_sections(text, lang))
+    found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact", "orders", "shipping")
+    return ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))  # not a parcel damaged
+            and best.section.id not in kb.phrase_sections(text, lang) | {TRANSIT_DAMAGE_SECTION})
 
 
 def _claim_and_coverage(text: str, hits: list[ScoredSection], bar: float) -> bool:
@@ -368,7 +357,7 @@ def _claim_and_coverage(text: str, hits: list[ScoredSection], bar: float) -> boo
 
 def _dated_defect(text: str, best: ScoredSection, past_the_window: bool) -> bool:
     """Whether ``text`` tells how long ago the defective product was bought or came (``past_the_window`` or not,
-    `_past_the_return_window`), and its ``best`` hit answers
+    `past_the_return_window`), and its ``best`` hit answers
     for the other side of the 30-day window: the warranty's claims or coverage within it ("I received a defective
     vacuum 10 days ago. Should I return it or make a warranty claim?" got the claim alone, where the early defects
     say it is a return), a return's section past it ("My kettle stopped working, I bought it last Christmas" got
@@ -394,7 +383,6 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                                                  or hits[0].section.id in by_common_words | {"returns.exchanges"})))
     if intent is None or (specific and intent != "overview"):
         return hits, None
-    left_out = {s.id for s in sections} | by_common_words  # they lead; a defect's delivery times found by common
-    # words are none of its points
+    left_out = {s.id for s in sections} | by_common_words  # they lead; a defect's delivery times by common words: none
     score = INTENT_LEAD * max([bar] + [h.score for h in hits[:1]])  # `select_points` takes others near it
     return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in left_out], intent

@@ -40,13 +40,19 @@ _ASKING_WORDS = re.compile(
     r"咋|啥|[^\W\d_a-zA-Z]不\W*$|伐\W*$", re.I)  # chat's how and what, and a question's 不 or 伐 at the end ("能用不")
 _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
+    r"what (can|could|will) (you|u) do( for me)?|"  # after a problem told before; alone it asks what the assistant does
     r"what now|what happened|why( not)?|how come|help( me)?|any ideas|what do i (need|have) to do( next| now)?|"
     r"what('s| is) next|what are the (next )?steps|(can|could) (you|someone|anyone) (please )?help( me)?"
     r"( with (it|this|that))?|how (do|can|could) i get (it|this|that|them) (fixed|repaired|replaced|sorted( out)?)|"
-    r"what (info|information|details|documents|proof) (do|will|would) you need( from me)?)"  # stop 56's sweep
-    r"\W*$|"
+    r"what (info|information|details|documents|proof) (do|will|would) you need( from me)?|"  # stop 56's sweep
+    # a new one asked for what the previous message tells: a lost parcel's, a broken product's (stop 58)
+    r"(can|could|will|would) (you|u) (please )?(just )?(send|ship|mail) (me )?(a new one|a replacement|another( one)?|"
+    r"(it|them|one) again|the right one)( instead)?( please)?|(can|could) i (just )?(get|have) (a new one|another"
+    r"( one)?))\W*$|"
     r"^\W*(那|那么|请问)?(我)?(该)?(具体)?(要)?(怎么办|怎么回事|咋办|怎么弄|怎么处理|怎么解决|怎么搞|为什么|咋回事|"
-    r"为什么不行|为啥不行|为什么不能|怎么操作|怎么做)(呢|啊|呀)?\W*$", re.I)
+    r"为什么不行|为啥不行|为什么不能|怎么操作|怎么做|(你|你们)(能|可以)(帮我)?做(些)?什么|"
+    r"(能|可以)(不能|不可以)?(给我)?((换|重新发|重发|再寄|再发|补发)一?[个件](新的)?|补发|重新发货)(吗|么|嘛)?)"
+    r"(呢|啊|呀)?\W*$", re.I)
 # "or" before a second action asks a second question ("Can I add an item to my order or change the delivery address?"
 # was answered about the address alone, 2026-12-03); "or" between two things asks one ("PayPal or Klarna?").
 _OR_AN_ACTION = (r"\bor\s+(?=(?:add|change|cancel|return|exchange|update|track|delete|reset|use|get)\b)"
@@ -159,6 +165,18 @@ def asked_part(message: str) -> str:
     if not marked or all(is_open_question(c.strip()) for c in asking):
         return message
     return "".join(c for c in clauses(message) if c in asking or _CONDITION.match(c))
+
+
+# What a how-long question counts from ("How long after I drop it off will I get my refund?", "寄回去之后多久能收到退款？"):
+# the event it starts at, not what it asks about.
+_STARTING_EVENT = re.compile(
+    r"\b(how (?:long|soon)|how many (?:days|weeks))\s+(?:after|once)\s+[^,?]+?(?=\s+(?:will|do|does|can|could|is|"
+    r"are|should|would|until|till|before|must)\b)|[^,，。?？\s]{2,}?(?:之后|以后|后)(?=多久|几天|多长时间|要多久)", re.I)
+
+
+def without_starting_event(question: str) -> str:
+    """``question`` without the event a how-long question counts from (`_STARTING_EVENT`)."""
+    return _STARTING_EVENT.sub(lambda m: m.group(1) or "", question)
 
 
 def is_open_question(message: str) -> bool:

@@ -14,14 +14,15 @@ from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.category_overviews import named_categories
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              TRANSIT_DAMAGE_SECTION, lead_with)
-from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, asks_how_long, follow_up_hits,
-                                names_another_topic, names_its_topic_well, ships_abroad, tells_a_duration,
-                                tells_a_place, tells_an_amount, tells_it_shipped, tells_its_case)
+from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, asks_how_long,
+                                charge_asked_back, follow_up_hits, names_another_topic, names_its_topic_well,
+                                ships_abroad, tells_a_duration, tells_a_place, tells_an_amount, tells_it_shipped,
+                                tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section, phrased_besides
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
-                                   questions_asked, shape_mode)
+                                   questions_asked, shape_mode, without_starting_event)
 from chatbot.separate_requests import separate_requests
 from chatbot.spelling import correct_typos
 from chatbot.text_terms import detect_lang, word_terms
@@ -63,12 +64,12 @@ SMALL_TALK = {
         r"that'?s all i (needed|wanted|need)( to know)?)\W*$|"
         r"^\s*((好的|好|明白了|知道了|懂了|谢谢你?|谢谢您|行|辛苦了)\W*)?(再见|拜拜|没有了|没事了)\W*$", re.I),
     "about": re.compile(
-        r"^\s*(who are you|what are you|what can you (do|help( me)? with)|what do you do|"
+        r"^\s*(who are you|what are you|what can you (do( for me)?|help( me)? with)|what do you do|"
         r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"
         r"are you (chat ?gpt|gpt|gemini|gemma|claude|siri|alexa|human|a human|a real person|real)|"
         r"(what|which) (model|ai|llm|language model) are you( using)?|what('?s| is) your name|"
         r"who (made|built|created|programmed) you)\W*$|"
-        r"^\s*(你是谁|(你|你们)是机器人吗|(你|你们)是不是机器人|你能做什么|你可以做什么|你会什么|你能帮我什么|你是人工智能吗|"
+        r"^\s*(你是谁|(你|你们)是机器人吗|(你|你们)是不是机器人|(你|你们)(能|可以)做(些)?什么|你会什么|你能帮我什么|你是人工智能吗|"
         r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗)\W*$", re.I),
 }
 # How many sections a message's retrieval keeps: the outline's candidates, and the ones a phrase can move first.
@@ -141,6 +142,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             hits, intent = own_hits, own_intent
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
+        # a how-long question's phrases of what it asks, not of the event it counts from, where it has some ("How
+        # long after I drop it off will I get my refund?" got the return process for "drop it off")
+        phrased = kb.phrase_sections(without_starting_event(asked_part(question)), lang) or phrased
         if told:  # a statement that tells more of the previous request
             # names a section of that request's categories: "我用的是支付宝" after "退款什么时候到？" the refund method,
             # "我把盒子扔了" after "退货要多久？" the return condition; "It hasn't shipped yet" after adding an item no
@@ -175,6 +179,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         dated, undated = kb.dated_sections(question, lang)
         hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased,
                                            h.section.id in undated))  # stable
+    if followed and hits and (charge := charge_asked_back(kb, message, followed, lang)):  # not a refund's phrase
+        hits = lead_with(hits[0].score, hits, charge)  # ("钱多久能退回来？" after "我被扣了两次钱")
     if how_to := how_to_section(kb, question, lang, followed):
         if shape_mode(question) == "direct":  # "I want to return a lamp. How do I do it?": the process, not the window
             hits = lead_with(max([h.score for h in hits], default=bar), hits, kb.get(how_to, lang))
@@ -247,7 +253,8 @@ class RuleRouter:
             return Route("escalate", reason, lang, hits)
         if other_language(question):  # "¿Puedo devolver un producto?": the reply says which languages it answers in
             return Route("refuse", "language", lang, hits)
-        if small_talk := _small_talk(question):
+        # "what can you do?" after a problem asks what can be done about it, not what the assistant does
+        if (small_talk := _small_talk(question)) and not (previous and is_open_question(question)):
             return Route("direct", small_talk, lang, [])
         asked = plain_message(question)
         shape = shape_mode(asked)

@@ -4,7 +4,7 @@ import pytest
 
 import chatbot.durations
 
-from chatbot.durations import Duration, durations
+from chatbot.durations import Duration, durations, past_the_return_window
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -61,3 +61,14 @@ def test_a_duration_s_count_as_a_number(text, number):
 def test_last_christmas_and_black_friday_are_days_before_today(monkeypatch, text, today, days):
     monkeypatch.setattr(chatbot.durations, "today", lambda: today)
     assert durations(text) == [Duration(days, "day")]
+
+
+@pytest.mark.parametrize(("text", "past"), [
+    ("My headphones broke after 13 months", True), ("It's 5 weeks old", True), ("bought it 40 days ago", True),
+    ("The warranty on my microwave expired last week", True), ("My TV is out of warranty", True),
+    ("保修期已经过了", True), ("电视过保了", True),
+    ("It's a month old", False), ("I got it 2 weeks ago", False), ("Has the warranty expired?", True),
+    ("How long is the warranty?", False), ("买了三天", False),
+])
+def test_past_the_return_window_reads_ages_and_a_warranty_run_out(text, past):
+    assert past_the_return_window(text) is past

@@ -1,8 +1,10 @@
 """How a message asks (`chatbot.message_shape`): its asking clauses, its separate questions, its shape."""
 from __future__ import annotations
 
-from chatbot.message_shape import (asked_part, asking_clauses, clauses, plain_message, questions_asked, shape_mode,
-                                   strip_courtesy)
+import pytest
+
+from chatbot.message_shape import (asked_part, asking_clauses, clauses, is_open_question, plain_message,
+                                   questions_asked, shape_mode, strip_courtesy, without_starting_event)
 
 
 def test_shape_mode():
@@ -197,3 +199,25 @@ def test_the_middle_of_a_list_of_things_asked_asks_too():
                                                               "add an item?"]
     assert [c.strip() for c in asking_clauses("I lost my receipt, my order number is NW-1, can I return it?")] == [
         "can I return it?"]
+
+
+@pytest.mark.parametrize(("question", "asked"), [
+    ("How long after I drop it off will I get my refund?", "How long will I get my refund?"),
+    ("How many days after I drop off the package will the refund arrive?", "How many days will the refund arrive?"),
+    ("我把包裹寄回去之后多久能收到退款？", "多久能收到退款？"), ("仓库收到退货后多久退款？", "多久退款？"),
+    *[("After I print the label, how long do I have to ship it?",) * 2],
+    ("How long is the return window?", "How long is the return window?"),
+])
+def test_without_starting_event_leaves_what_a_how_long_question_asks(question, asked):
+    assert without_starting_event(question) == asked
+
+
+@pytest.mark.parametrize(("message", "is_open"), [
+    ("can you send a new one?", True), ("Could you just send it again?", True),
+    ("will you send me a replacement?", True),
+    ("can I get a new one?", True), ("what can you do?", True), ("能换个新的吗？", True), ("可以补发吗", True),
+    ("你们能做什么？", True),
+    ("can I get a replacement?", False), ("Can you send me the return label?", False), ("能换货吗？", False),
+])
+def test_a_new_one_asked_for_names_nothing(message, is_open):
+    assert is_open_question(message) is is_open

@@ -1,0 +1,112 @@
+"""Stop 58's sweep (a new one asked after a problem, a how-long question's starting event, a double charge's money
+asked back, "Can I return this item?", a warranty that ran out, a protection plan asked beside a defect, a person
+named in Chinese): the messages the rule router answered from the wrong section, refused or outlined without a point
+asked, each from its own section now, and the neighbours that must not move (no model)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    # a how-long question counts from an event it names: what it asks about leads (the return process, "drop it off")
+    ("How long after I drop it off will I get my refund?", "refunds.timing"),
+    ("How many days after I drop off the package will the refund arrive?", "refunds.timing"),
+    ("我把包裹寄回去之后多久能收到退款？", "refunds.timing"),  # what to do after shipment
+    ("How long after I start the return do I have to drop it off?", "returns.process"),  # as before
+    ("How long after I place an order can I cancel it?", "orders.cancellation"),  # as before
+    # "item" alone names no item that cannot be returned: the return window (the non-returnable items)
+    ("Can I return this item?", "returns.time-limit"), ("can I return the item?", "returns.time-limit"),
+    ("Can I return the items?", "returns.time-limit"),
+    ("Can I return underwear?", "returns.non-returnable"),  # as before
+    ("Can I return a custom sofa?", "returns.non-returnable"),  # as before
+    # a defect told by a shipping word: the product's (the tracking, "came off the track")
+    ("The dresser drawer came off the track", "warranty.early-defects"),
+    ("my tv arrived with a crack in the screen what do i do", "shipping.lost-damaged"),  # as before
+    # what to ask, in the customer's words: adding to an order (the promo codes), payment plans (the protection
+    # plan), a parcel that came wet (refused; a defect in Chinese), a charge before shipping (the dispatch), a
+    # cancelled order's pending charge (the charge's timing: the hold drops off)
+    ("Can I add one more thing to my order?", "orders.adding-items"),
+    ("Do you offer payment plans?", "payment.installments"),
+    ("The box arrived wet and the lamp inside is ruined", "shipping.lost-damaged"),
+    ("箱子湿了，里面的台灯坏了", "shipping.lost-damaged"), ("包裹湿透了", "shipping.lost-damaged"),
+    ("收到的箱子湿透了，东西看起来没事，以后还能退吗？", "returns.time-limit"),  # as before: a return asked
+    ("还没发货怎么就扣款了", "payment.charge-timing"),
+    ("还没发货就扣款了", "payment.charge-timing"),  # as before
+    ("There is a pending charge on my card for an order I cancelled", "payment.double-charge"),
+    ("Why was I charged before my order shipped?", "payment.charge-timing"),  # as before
+])
+def test_messages_are_answered_from_their_sections(kb, question, section_id):
+    assert answered_from(kb, question) == section_id
+
+
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    # a new one asked for after a problem: the problem's remedy (refused; the warranty's claim for "a replacement")
+    ("My package is lost", "can you send a new one?", "shipping.lost-damaged"),
+    ("My package is lost", "will you send me a replacement?", "shipping.lost-damaged"),
+    ("My package never arrived", "can you just send it again?", "shipping.lost-damaged"),
+    ("The lamp arrived broken", "can you send a new one?", "shipping.lost-damaged"),
+    ("My TV is broken", "can you send a new one?", "warranty.early-defects"),  # as before
+    ("My TV is broken", "can I get a replacement?", "warranty.claims"),  # as before
+    ("电视坏了", "能换个新的吗？", "warranty.early-defects"),
+    ("包裹丢了", "能补发吗？", "shipping.lost-damaged"),  # as before
+    # what can be done, asked after a problem: the problem's (what the assistant does)
+    ("My TV is broken", "what can you do?", "warranty.early-defects"),
+    ("我的包裹丢了", "你们能做什么？", "shipping.lost-damaged"),  # refused
+    # a double charge's money asked back: the hold that drops off (the return window, the refund's timing)
+    ("我被扣了两次钱", "多久能退回来？", "payment.double-charge"),
+    ("我被扣了两次钱", "钱多久能退回来？", "payment.double-charge"),
+    ("I was charged twice", "when will I get the money back?", "payment.double-charge"),
+    ("I was charged twice", "can I get my money back?", "payment.double-charge"),
+    ("I was charged twice", "how long until I get it back?", "payment.double-charge"),  # as before
+    ("我被扣了两次钱", "我想退货", "returns.process"),  # as before: a return of its own
+])
+def test_follow_ups_are_answered_from_their_sections(kb, previous, question, section_id):
+    assert answered_from(kb, question, previous) == section_id
+
+
+@pytest.mark.parametrize(("question", "mode", "reason"), [
+    # what the assistant does, asked alone or after a greeting
+    ("what can you do?", "direct", "about"), ("what can you do for me?", "direct", "about"),
+    ("你们能做什么？", "direct", "about"),  # refused
+    # a new one asked for with nothing before: nothing to send
+    ("can you send a new one?", "refuse", "out_of_scope"),
+    # a person named by a common surname, asked about: other customers' data (refused as out of scope)
+    ("告诉我张三买了什么", "refuse", "other_customer_data"),
+    ("帮我查一下李四的收货地址", "refuse", "other_customer_data"), ("告诉我王先生的电话", "refuse", "other_customer_data"),
+    ("帮我查一下订单的地址", "direct", "policy"),
+])
+def test_messages_get_their_modes(kb, question, mode, reason):
+    assert mode_and_reason(kb, question) == (mode, reason)
+
+
+def test_what_can_you_do_after_a_greeting_is_about_the_assistant(kb):
+    assert mode_and_reason(kb, "what can you do?", "hello") == ("direct", "about")
+
+
+@pytest.mark.parametrize(("question", "points"), [
+    # a protection plan asked beside a defect: the plan leads (the defect's four points without it)
+    ("My TV stopped working and I also want to know if I can buy a protection plan",
+     ["warranty.protection-plan", "warranty.early-defects", "warranty.electronics", "warranty.claims"]),
+    ("My TV stopped working. Can I still buy a protection plan?",
+     ["warranty.protection-plan", "warranty.early-defects", "warranty.electronics", "warranty.claims"]),
+    # a warranty that ran out: past the return window, no early defects (they led)
+    ("The warranty on my microwave expired last week and it broke",
+     ["warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    ("My TV is out of warranty and it stopped working, what can I do?",
+     ["warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    ("保修期已经过了，电视坏了怎么办？", ["warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    ("My laptop stopped working, is it still under warranty?",  # as before
+     ["warranty.early-defects", "warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    # when a warranty ends: the products' terms, as "How long is the warranty?" (refused, the store credit)
+    ("When does my warranty run out?",
+     ["warranty.electronics", "warranty.furniture", "warranty.protection-plan", "warranty.coverage"]),
+    ("When does my warranty expire?",
+     ["warranty.electronics", "warranty.furniture", "warranty.protection-plan", "warranty.coverage"]),
+    ("保修什么时候到期？", ["warranty.electronics", "warranty.furniture", "warranty.protection-plan", "warranty.coverage"]),
+    # a defect told by a shipping word, past the window: the furniture's warranty (the tracking)
+    ("The dresser drawer came off the track after 6 months", ["warranty.furniture", "warranty.claims", "warranty.coverage"]),
+])
+def test_multi_point_questions_are_outlined_in_order(kb, question, points):
+    assert point_ids(kb, question) == points
