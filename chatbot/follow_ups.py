@@ -67,6 +67,11 @@ def asks_about_the_topic(message: str) -> bool:
     return _all_words_in(message, _ABOUT_IT_WORDS)
 
 
+def asks_what_if(message: str) -> bool:
+    """Whether ``message`` asks of the previous case under a condition it tells: "what if they're broken?"."""
+    return bool(_WHAT_IF.match(message) or _ZH_WHAT_IF.match(to_simplified(message)))
+
+
 def asks_how_long(message: str) -> bool:
     """Whether every word of ``message`` asks how long about a topic named elsewhere ("How long?", "要几天？")."""
     return _all_words_in(message, _HOW_LONG_WORDS)

@@ -14,7 +14,7 @@ from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.category_overviews import named_categories
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
                              TRANSIT_DAMAGE_SECTION, lead_with)
-from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, asks_how_long,
+from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, asks_how_long, asks_what_if,
                                 charge_asked_back, follow_up_hits, names_another_topic, names_its_topic_well,
                                 ships_abroad, tells_a_duration, tells_a_place, tells_an_amount, tells_it_shipped,
                                 tells_its_case)
@@ -132,13 +132,15 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         if topic_intent in _TOPIC_INTENTS[intent] or named_product or open_defect or pair_lead:
             hits, intent = topic_hits, topic_intent
     told = query != message and not asking_clauses(message)  # a follow-up that asks nothing: it tells
-    own = kb.search(message, lang=lang, k=k) if told and message_intent is None else []  # the message's own sections
-    if own:
-        # A defect told after a question is the defect's: "They don't work" after "Can I return opened headphones?"
-        # got the restocking fee, which is for electronics in working condition. So is a parcel damaged or opened:
-        # "It arrived open and something is missing. Help?" after "Can I return a lamp?" got the return window.
+    conditioned = query != message and asks_what_if(message)  # "what if they're broken?": told as a condition
+    own = kb.search(message, lang=lang, k=k) if (told or conditioned) and message_intent is None else []
+    if own:  # the message's own sections
+        # A defect told after a question is the defect's: "They don't work" (or "what if they're broken?", stop 58)
+        # after "Can I return opened headphones?" got the restocking fee, which is for electronics in working
+        # condition. So is a parcel damaged or opened: "It arrived open and something is missing. Help?" after "Can I
+        # return a lamp?" got the return window.
         own_hits, own_intent = intent_hits(kb, message, lang, own, in_scope_bar(message, lang))
-        if own_intent == "defect" or own_hits[0].section.id == TRANSIT_DAMAGE_SECTION:
+        if own_intent == "defect" or (told and own_hits[0].section.id == TRANSIT_DAMAGE_SECTION):
             hits, intent = own_hits, own_intent
     if intent is None and shape_mode(question) == "direct":
         phrased = kb.phrase_sections(asked_part(question), lang)
