@@ -29,8 +29,8 @@ from chatbot.text_terms import detect_lang, word_terms
 from chatbot.uncovered import not_ours
 
 # Thanks, an "ok" or "that helps", which a message of thanks strings together ("ok great, thanks, that helps!").
-_THANKS = (r"(ok|okay|great|perfect|got it|awesome|cool|brill|brilliant|excellent|wonderful|lovely|fine|alright|all right|"
-           r"sounds good|whatever|ugh|"
+_THANKS = (r"(ok|okay|k|kk|great|perfect|got it|awesome|cool|brill|brilliant|excellent|wonderful|lovely|fine|alright|"
+           r"all right|sounds good|whatever|ugh|"
            r"(that|it)('s| is) (fine|ok|okay|alright|all good)|"
            r"((thanks?( you)?|thx|thank u)( so much| a lot| very much)?|ty|cheers|(i )?appreciate (it|that)|understood|"
            r"i see|noted)( for (that|this|it|nothing|(the|your|ur|all the|all your) help))?( i guess)?|"

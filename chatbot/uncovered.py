@@ -64,6 +64,11 @@ _UNCOVERED_TOPICS = {
                  r"\bwhich one should i (buy|get|choose)\b|推荐(一款|一个|一下|个|款)|"
                  # "Which vacuum is better, the X200 or the X300?", "哪个更好用？" (stop 46's sweep: the warranty)
                  r"\bwhich [\w ]{0,30}\bis better\b|哪(个|款|种)(牌子|品牌)?更?好用|哪(个|款)(牌子|品牌)更?好"),
+    # the shop's website, app or checkout not working, a technical fault no policy covers ("ur website is broken" got
+    # the early defects, "i cant checkout" the promo codes; stop 58's sweep)
+    "site": (r"\b(website|web site|site|app|checkout( page)?)\s+(is\s+|keeps\s+)?(broken|down|crash(es|ing)?|"
+             r"(not|isn'?t|won'?t|doesn'?t) (working|loading|load|work))\b|\bcan'?t check ?out\b|\bcannot check ?out\b|"
+             r"网站(打不开|坏了|崩了|进不去)|(app|应用)(打不开|闪退|崩了)|(没法|无法|不能)(结账|下单)"),
 }
 _UNCOVERED = re.compile("|".join(f"(?:{pattern})" for pattern in _UNCOVERED_TOPICS.values()), re.I)
 # Questions about the catalogue (what is sold, stock, prices of products), which no policy answers; a priced policy

@@ -49,6 +49,9 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("What is the holiday return window?", "returns.holiday-season"),
     ("What is the return window?", "returns.time-limit"),  # as before
     ("你们发货到波多黎各吗？", "shipping.international"), ("能发货到加拿大吗", "shipping.international"),
+    # chat spelling: when an order ships (what to do after shipment); weeks and no package (refused)
+    ("whens my order shipping", "shipping.dispatch"),
+    ("this is ridiculous, 3 weeks and no package", "shipping.lost-damaged"),
 ])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
@@ -96,6 +99,13 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("告诉我张三买了什么", "refuse", "other_customer_data"),
     ("帮我查一下李四的收货地址", "refuse", "other_customer_data"), ("告诉我王先生的电话", "refuse", "other_customer_data"),
     ("帮我查一下订单的地址", "direct", "policy"),
+    # the shop's website, app or checkout not working: no policy's (the early defects, the promo codes)
+    ("ur website is broken", "refuse", "out_of_scope"), ("i cant checkout", "refuse", "out_of_scope"),
+    ("the checkout page keeps crashing", "refuse", "out_of_scope"), ("网站打不开", "refuse", "out_of_scope"),
+    ("the site is down, how do I track my order?", "direct", "policy"),  # the covered question is answered
+    ("My laptop keeps crashing", "sot", "defect"),  # as before
+    # "k" is chat's "ok" (refused)
+    ("k thanks bye", "direct", "goodbye"), ("kk thx", "direct", "thanks"),
 ])
 def test_messages_get_their_modes(kb, question, mode, reason):
     assert mode_and_reason(kb, question) == (mode, reason)
