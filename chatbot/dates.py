@@ -39,10 +39,20 @@ def _count(number: str) -> int | None:
     return int(number) if number.isdigit() else zh_number(number)
 
 
+# Shopping days a purchase or a delivery was on, on a day of their week of every year: Black Friday falls on November
+# 23–29, Cyber Monday on November 26 to December 2 ("黑五买的电视最晚什么时候退？" got the 30-day window; stop 58's
+# sweep). A sale or shipping asked of the day ("Will there be a Black Friday sale?") names no day anything came.
+_NAMED_DAYS = {"black friday": (11, 26), "黑五": (11, 26), "黑色星期五": (11, 26), "cyber monday": (11, 29),
+               "网络星期一": (11, 29)}
+_NAMED_DAY = re.compile(r"(?<=\bon )(black friday|cyber monday)\b|(黑五|黑色星期五|网络星期一)(?=(的时候|期间)?(买|下单|收到|到货))")
+
+
 def dates_in(text: str) -> list[MonthDay]:
     """The (month, day) of each date named in ``text`` (`text_terms.phrase_text`: "december 1", "1st of dec",
-    "12月1日"), in order."""
-    return [d for m in _DATE.finditer(text) if (d := _month_day(m)) is not None]
+    "12月1日", and the shopping days of `_NAMED_DAYS`), in order."""
+    found = [(m.start(), d) for m in _DATE.finditer(text) if (d := _month_day(m)) is not None]
+    found += [(m.start(), _NAMED_DAYS[m.group()]) for m in _NAMED_DAY.finditer(text)]
+    return [d for _, d in sorted(found)]
 
 
 def date_ranges(text: str) -> list[tuple[MonthDay, MonthDay]]:

@@ -125,7 +125,7 @@ WRONG_ITEM_SECTION = "returns.shipping-fees"
 _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
                                  "refunds.shipping-charges"})
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
-_RETURN = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?![订出休])|寄回", re.I | re.A)
+_RETURN = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?!订(?!单)|[出休])|寄回", re.I | re.A)
 REFUND_WORDS = re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A)  # a refund named
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", REFUND_WORDS, "refunds.timing"),

@@ -10,6 +10,10 @@ from chatbot.text_terms import phrase_text
     ("May I return it?", []), ("12/1", []),  # "may" names no day; a numeric date's order is the writer's
     ("December 41", []), ("13月1日", []),
     ("敝人于十二月十日收到商品", [(12, 10)]), ("十一月二十号收到的", [(11, 20)]), ("二十三月五日", []),  # stop 45's sweep
+    # a shopping day a purchase was on (stop 58's sweep), not one a sale is asked of
+    ("i bought it on black friday", [(11, 26)]), ("黑五买的电视", [(11, 26)]), ("网络星期一下单的", [(11, 29)]),
+    ("got one on cyber monday and one on december 1", [(11, 29), (12, 1)]),
+    ("will there be a black friday sale", []), ("黑五有活动吗", []),
 ])
 def test_dates_in(text, expected):
     assert dates_in(phrase_text(text)) == expected

@@ -52,6 +52,13 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # chat spelling: when an order ships (what to do after shipment); weeks and no package (refused)
     ("whens my order shipping", "shipping.dispatch"),
     ("this is ridiculous, 3 weeks and no package", "shipping.lost-damaged"),
+    # bought on Black Friday or Cyber Monday, a day in the holiday range (the 30-day window, in Chinese)
+    ("黑五买的电视最晚什么时候退？", "returns.holiday-season"), ("黑五买的最晚什么时候退？", "returns.holiday-season"),
+    ("I bought a TV on Black Friday, when is the last day to return it?", "returns.holiday-season"),  # as before
+    ("I got a gift on December 26, can I still return it in January?", "returns.time-limit"),  # as before
+    # "只退订单" is a return of part of an order, not an unsubscription ("退订"; refused)
+    ("能只退订单里的一部分吗？", "returns.time-limit"),
+    ("用PayPal付的钱怎么退？", "refunds.method"),  # as before
 ])
 def test_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
@@ -104,6 +111,11 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("the checkout page keeps crashing", "refuse", "out_of_scope"), ("网站打不开", "refuse", "out_of_scope"),
     ("the site is down, how do I track my order?", "direct", "policy"),  # the covered question is answered
     ("My laptop keeps crashing", "sot", "defect"),  # as before
+    # a sale on a shopping day asked: the catalogue's, no day anything came (as before)
+    ("Will there be a Black Friday sale?", "refuse", "out_of_scope"), ("黑五有活动吗？", "refuse", "out_of_scope"),
+    # unsubscribing, and a warranty passed on with what was sold: no policy's (the return process, the privacy note)
+    ("我想退订邮件", "refuse", "out_of_scope"), ("怎么退订你们的邮件", "refuse", "out_of_scope"),
+    ("卖给别人保修还有效吗？", "refuse", "out_of_scope"), ("保修能转给别人吗", "refuse", "out_of_scope"),
     # "k" is chat's "ok" (refused)
     ("k thanks bye", "direct", "goodbye"), ("kk thx", "direct", "thanks"),
 ])
