@@ -204,11 +204,16 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
 # A mention of the shop or a hashtag ("good morning @Northwind ☕", "@Northwind thanks for nothing #fail"; stop 45's
 # sweep: refused).
 _MENTION = re.compile(r"(?<![\w.])[@#]\w+")
+# A message that says nothing yet ("?", "...", "lol", "hmm", "哈哈"): answered as a greeting is, with what the assistant
+# helps with (stop 58's sweep: refused as out of scope, "Sorry, I can't help with that").
+_NOTHING_SAID = re.compile(r"^\W*((lol|haha+|hehe|hmm+|um+|uh+|erm|嗯+|哈哈+|呵呵)\W*)?$", re.I)
 
 
 def _small_talk(message: str) -> str | None:
     """The kind of small talk ``message`` is wholly (`SMALL_TALK`), else None; a mention (@Northwind) aside."""
     simplified = to_simplified(_MENTION.sub("", message))  # the Chinese rules are written in simplified characters
+    if _NOTHING_SAID.match(simplified):
+        return "greeting"
     return next((kind for kind, pattern in SMALL_TALK.items() if pattern.match(simplified)), None)
 
 

@@ -118,6 +118,9 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("卖给别人保修还有效吗？", "refuse", "out_of_scope"), ("保修能转给别人吗", "refuse", "out_of_scope"),
     # "k" is chat's "ok" (refused)
     ("k thanks bye", "direct", "goodbye"), ("kk thx", "direct", "thanks"),
+    # a message that says nothing yet: answered as a greeting, with what the assistant helps with (refused)
+    ("?", "direct", "greeting"), ("lol", "direct", "greeting"), ("哈哈", "direct", "greeting"),
+    ("lol my package is late", "direct", "policy"),  # something said: answered as before
 ])
 def test_messages_get_their_modes(kb, question, mode, reason):
     assert mode_and_reason(kb, question) == (mode, reason)
