@@ -206,6 +206,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
 _MENTION = re.compile(r"(?<![\w.])[@#]\w+")
 # A message that says nothing yet ("?", "...", "lol", "hmm", "哈哈"): answered as a greeting is, with what the assistant
 # helps with (stop 58's sweep: refused as out of scope, "Sorry, I can't help with that").
+# A question that refers back to its story ("it", "that"), which is about an uncovered topic.
+_REFERS_BACK = re.compile(r"\b(it|this|that|they|them|these|those)\b|它|这个|那个", re.I)
 _NOTHING_SAID = re.compile(r"^\W*((lol|haha+|hehe|hmm+|um+|uh+|erm|嗯+|哈哈+|呵呵)\W*)?$", re.I)
 
 
@@ -270,7 +272,8 @@ class RuleRouter:
             covered = self._covered_clauses(asked, lang) if shape == "sot" else self._covered_question(asked, lang)
             if not covered:
                 return Route("refuse", uncovered, lang, hits)
-            hits, intent = self.kb.search(" ".join(covered), lang=lang, k=max(len(hits), 1)), None
+            # retrieved as if asked alone ("The app is not working, can I still return my lamp?": the return window)
+            _, _, hits, intent = retrieve(self.kb, " ".join(covered), None, None, lang)
         if intent != "overview" and (requests := separate_requests(self.kb, question, lang)):
             # requests in two categories or more, each its part's own: each is a point, in the order told
             score = max([h.score for h in hits[:1]] + [in_scope_bar(asked, lang)])
@@ -301,7 +304,15 @@ class RuleRouter:
         question = asked_part(message)
         if question == message or not_ours(question, question):
             return []
-        return [question] if names_its_topic_well(self.kb.search(question, lang=lang, k=1), question, lang) else []
+        if names_its_topic_well(self.kb.search(question, lang=lang, k=1), question, lang):
+            return [question]
+        if _REFERS_BACK.search(question):  # "… is it a known issue?", "I bought a car from Tesla, can I return it?"
+            return []
+        # one that names what it asks about, found by its intents and phrases too ("The app is not working, can I
+        # still return my lamp?"; stop 58's sweep: refused)
+        _, _, hits, _ = retrieve(self.kb, question, None, None, lang)
+        return [question] if hits and hits[0].section.id != OUT_OF_SCOPE_SECTION and (
+            hits[0].score >= in_scope_bar(question, lang)) else []
 
     def _covered_clauses(self, message: str, lang: str) -> list[str]:
         """The asking clauses of ``message`` that find a policy section on their own: "Can I pick up in store, or
