@@ -51,6 +51,9 @@ _DEFECT = re.compile(
     r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上|不加热|烧不热|不热了|不转了|不制冷|不出水|黑屏|花屏|不开机|不脱水"
     # "收货一周即无法开机" (stop 45's sweep: the warranty claims); a box 压坏 (crushed) on its way is no defect
     r"|无法(开机|启动|充电|使用|工作)", re.I | re.A)
+# A defect asked as a condition ("如果是坏的呢？" after "拆封的耳机能退吗？"; stop 58's sweep: the parcels damaged in transit,
+# by "坏的"), not told to have come so ("如果收到的是坏的怎么办？").
+_DEFECT_SUPPOSED = re.compile(r"(如果|要是|万一|假如)(它|东西)?是?坏的")
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 # A product broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了", "The chair arrived broken", "came with a rip")
 # was damaged in transit; not one that broke a while after ("收到一周后坏了"; "came with a broken leg" is a keyword).
@@ -187,7 +190,7 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
                 and hits[0].section.category == categories[0] and hits[0].section not in lead):  # is the best hit
             lead = lead[:-1] + [hits[0].section]
         return "overview", lead
-    if _DEFECT.search(text):
+    if _DEFECT.search(text) or _DEFECT_SUPPOSED.search(text):
         product = tuple(h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS)[:1]
         asked = asking_clauses(text)
         if not past_the_window:
@@ -380,6 +383,7 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                                                  or _found_by_a_word(kb, text, lang, hits)
                                                  or _claim_and_coverage(text, hits, bar)
                                                  or _dated_defect(text, hits[0], past_the_window)
+                                                 or _DEFECT_SUPPOSED.search(text) and not _ARRIVED_BROKEN.search(text)
                                                  or hits[0].section.id in by_common_words | {"returns.exchanges"})))
     if intent is None or (specific and intent != "overview"):
         return hits, None

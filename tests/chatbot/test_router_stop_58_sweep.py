@@ -21,6 +21,8 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("Can I return the items?", "returns.time-limit"),
     ("Can I return underwear?", "returns.non-returnable"),  # as before
     ("Can I return a custom sofa?", "returns.non-returnable"),  # as before
+    ("如果是坏的可以退吗？", "warranty.early-defects"),  # a defect supposed (the damaged parcels)
+    ("如果收到的是坏的怎么办？", "shipping.lost-damaged"), ("收到的是坏的", "shipping.lost-damaged"),  # as before
     # a covered question beside the site's fault, naming what it asks about: answered from its section (refused)
     ("The app is not working, can I still return my lamp?", "returns.time-limit"),
     ("网站打不开，怎么退货？", "returns.process"), ("i cant checkout, can i use paypal?", "payment.methods"),
@@ -91,6 +93,8 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
     # a defect asked as a condition of the previous case: the defect's (the restocking fee, for working electronics)
     ("Can I return opened headphones?", "what if they're broken?", "warranty.early-defects"),
     ("Can I return opened headphones?", "they don't work", "warranty.early-defects"),  # as before
+    ("拆封的耳机能退吗？", "如果是坏的呢？", "warranty.early-defects"),  # the damaged parcels, by "坏的"
+    ("可以退货吗？", "如果收到的是坏的呢？", "shipping.lost-damaged"),  # as before: supposed to have come so
     # a product dropped, told in Chinese after its defect: the coverage (the early defects); dropped in transit: the
     # damaged parcels, as before
     ("我的电视坏了", "摔的", "warranty.coverage"), ("我的电视坏了", "是我不小心摔的", "warranty.coverage"),
