@@ -54,6 +54,8 @@ _DEFECT = re.compile(
 # A defect asked as a condition ("如果是坏的呢？" after "拆封的耳机能退吗？"; stop 58's sweep: the parcels damaged in transit,
 # by "坏的"), not told to have come so ("如果收到的是坏的怎么办？").
 _DEFECT_SUPPOSED = re.compile(r"(如果|要是|万一|假如)(它|东西)?是?坏的")
+# The customer's phone, a device, not a phone number or call ("my phone number changed").
+_PHONE = re.compile(r"\b(my|the|this) (smart)?phone\b(?! (number|no\b|call|line|support))|\biphone\b|手机(?!号)", re.I)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 # A product broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了", "The chair arrived broken", "came with a rip")
 # was damaged in transit; not one that broke a while after ("收到一周后坏了"; "came with a broken leg" is a keyword).
@@ -191,7 +193,8 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
             lead = lead[:-1] + [hits[0].section]
         return "overview", lead
     if _DEFECT.search(text) or _DEFECT_SUPPOSED.search(text):
-        product = tuple(h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS)[:1]
+        product = tuple(h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS)[:1] or (
+            PRODUCT_SECTIONS[:1] if _PHONE.search(text) else ())  # a phone: the electronics'
         asked = asking_clauses(text)
         if not past_the_window:
             early = _DEFECT_SECTIONS[:1]
@@ -343,7 +346,8 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     "My promo code doesn't work" names no product. "狗把椅子腿咬坏了" names the accidental damage ("咬坏") that the
     coverage answers. The early defects keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
     best = hits[0]
-    product_named = any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
+    product_named = (any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
+                     or _PHONE.search(text))  # "my phone keeps crashing" (stop 58's sweep: the human agents' phone)
     # "phone", "charge", "free" ("… stopped charging, can I get it fixed for free?" found the cancellation's "free")
     found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact", "orders", "shipping")
     return ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))  # not a parcel damaged

@@ -21,6 +21,7 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("Can I return the items?", "returns.time-limit"),
     ("Can I return underwear?", "returns.non-returnable"),  # as before
     ("Can I return a custom sofa?", "returns.non-returnable"),  # as before
+    ("I changed my phone number and the 2FA code doesn't work", "account.two-factor"),  # as before: no device
     ("如果是坏的可以退吗？", "warranty.early-defects"),  # a defect supposed (the damaged parcels)
     ("如果收到的是坏的怎么办？", "shipping.lost-damaged"), ("收到的是坏的", "shipping.lost-damaged"),  # as before
     # a covered question beside the site's fault, naming what it asks about: answered from its section (refused)
@@ -167,6 +168,11 @@ def test_what_can_you_do_after_a_greeting_is_about_the_assistant(kb):
     ("whats ur return polcy", ["returns.time-limit", "returns.condition", "returns.process", "returns.shipping-fees"]),
     # a defect told by a shipping word, past the window: the furniture's warranty (the tracking)
     ("The dresser drawer came off the track after 6 months", ["warranty.furniture", "warranty.claims", "warranty.coverage"]),
+    # a phone's defect: the electronics' (the human agents' phone number)
+    ("my phone keeps crashing",
+     ["warranty.early-defects", "warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    ("my phone screen cracked",
+     ["warranty.early-defects", "warranty.electronics", "warranty.claims", "warranty.coverage"]),
 ])
 def test_multi_point_questions_are_outlined_in_order(kb, question, points):
     assert point_ids(kb, question) == points
