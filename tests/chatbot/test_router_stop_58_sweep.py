@@ -167,7 +167,8 @@ def test_what_can_you_do_after_a_greeting_is_about_the_assistant(kb):
     # a typo in "policy", a word the keywords now have: the return policy's overview (the return window alone)
     ("whats ur return polcy", ["returns.time-limit", "returns.condition", "returns.process", "returns.shipping-fees"]),
     # a defect told by a shipping word, past the window: the furniture's warranty (the tracking)
-    ("The dresser drawer came off the track after 6 months", ["warranty.furniture", "warranty.claims", "warranty.coverage"]),
+    ("The dresser drawer came off the track after 6 months",
+     ["warranty.furniture", "warranty.claims", "warranty.coverage"]),
     # a phone's defect: the electronics' (the human agents' phone number)
     ("my phone keeps crashing",
      ["warranty.early-defects", "warranty.electronics", "warranty.claims", "warranty.coverage"]),
