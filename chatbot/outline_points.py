@@ -33,7 +33,7 @@ OTHER_PRODUCT_SHARE = 0.7
 # How do I do it and when do I get my money?"), answered by its category's how-to section, or by the best section
 # of what it tells.
 _HOW_TO_DO_IT = re.compile(r"^\W*(?:and\s+)?how\s+(?:do|can|should|would)\s+(?:i|we)\s+(?:do|go\s+about|start)\s+"
-                           r"(?:it|that|this)\W*$|^\W*(?:那|我)?(?:要|该|应该)?(?:怎么|如何)(?:操作|申请|做|弄|办理)呢?\W*$|"
+                           r"(?:it|that|this|both|them|these)\W*$|^\W*(?:那|我)?(?:要|该|应该)?(?:怎么|如何)(?:操作|申请|做|弄|办理)呢?\W*$|"
                            # "I want to return back the shoes …, what is the process?" (stop 45's sweep: the window)
                            r"^\W*(?:and\s+|so\s+)?(?:what\s+is|what's|whats)\s+the\s+(?:process|procedure|steps)\W*$|"
                            r"^\W*(?:那)?(?:流程|手续|步骤)是(?:什么|怎样的?)\W*$", re.I)
@@ -109,6 +109,12 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         told = _best_section_without(kb, message, lang, questions)
         if told and (how_long := _how_long_section(kb, message, lang, questions[0])) and told != how_long:
             return {told: 0, how_long: 1}
+    if len(questions) == 1 and _HOW_TO_DO_IT.match(questions[0]) and (how_to := how_to_section(kb, message, lang)):
+        # "I need to return a lamp and also exchange a chair for a different color. How do I do both?": what it tells,
+        # then how (stop 58's sweep: the exchanges alone)
+        told = _best_section_without(kb, message, lang, questions)
+        if told and told != how_to:
+            return {told: 0, how_to: 1}
     if not 2 <= len(questions) <= MAX_POINTS:
         return {}
     asked: dict[str, int] = {}

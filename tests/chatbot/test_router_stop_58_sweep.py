@@ -22,6 +22,14 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("Can I return underwear?", "returns.non-returnable"),  # as before
     ("Can I return a custom sofa?", "returns.non-returnable"),  # as before
     ("I changed my phone number and the 2FA code doesn't work", "account.two-factor"),  # as before: no device
+    # tracking that stops updating, in Chinese: the lost parcels (refused; the tracking number)
+    ("快递一直不更新怎么办", "shipping.lost-damaged"), ("物流信息一直不更新", "shipping.lost-damaged"),
+    # a US state abroad of the mainland: the standard shipping (refused)
+    ("Can you ship to Hawaii?", "shipping.standard"), ("Do you ship anywhere in the US?", "shipping.standard"),
+    ("Do you ship to Canada?", "shipping.international"),  # as before
+    # a refund that came back in part: the label fee deducted (the return window, the bank's time)
+    ("为什么只退了一部分钱？", "returns.shipping-fees"), ("我没有收到全额退款", "returns.shipping-fees"),
+    ("I only got a partial refund for my return", "returns.shipping-fees"),
     ("如果是坏的可以退吗？", "warranty.early-defects"),  # a defect supposed (the damaged parcels)
     ("如果收到的是坏的怎么办？", "shipping.lost-damaged"), ("收到的是坏的", "shipping.lost-damaged"),  # as before
     # a covered question beside the site's fault, naming what it asks about: answered from its section (refused)
@@ -169,6 +177,10 @@ def test_what_can_you_do_after_a_greeting_is_about_the_assistant(kb):
     # a defect told by a shipping word, past the window: the furniture's warranty (the tracking)
     ("The dresser drawer came off the track after 6 months",
      ["warranty.furniture", "warranty.claims", "warranty.coverage"]),
+    # what is told, then how, asked of both: the exchanges and the return process (the exchanges alone)
+    ("I need to return a lamp and also exchange a chair for a different color. How do I do both?",
+     ["returns.exchanges", "returns.process"]),
+    ("我想退一个台灯，再换一把椅子的颜色，怎么弄？", ["returns.exchanges", "returns.process"]),  # as before
     # a phone's defect: the electronics' (the human agents' phone number)
     ("my phone keeps crashing",
      ["warranty.early-defects", "warranty.electronics", "warranty.claims", "warranty.coverage"]),
