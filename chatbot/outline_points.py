@@ -33,7 +33,8 @@ OTHER_PRODUCT_SHARE = 0.7
 # How do I do it and when do I get my money?"), answered by its category's how-to section, or by the best section
 # of what it tells.
 _HOW_TO_DO_IT = re.compile(r"^\W*(?:and\s+)?how\s+(?:do|can|should|would)\s+(?:i|we)\s+(?:do|go\s+about|start)\s+"
-                           r"(?:it|that|this|both|them|these)\W*$|^\W*(?:那|我)?(?:要|该|应该)?(?:怎么|如何)(?:操作|申请|做|弄|办理)呢?\W*$|"
+                           r"(?:it|that|this|both|them|these)\W*$|"
+                           r"^\W*(?:那|我)?(?:要|该|应该)?(?:怎么|如何)(?:操作|申请|做|弄|办理)呢?\W*$|"
                            # "I want to return back the shoes …, what is the process?" (stop 45's sweep: the window)
                            r"^\W*(?:and\s+|so\s+)?(?:what\s+is|what's|whats)\s+the\s+(?:process|procedure|steps)\W*$|"
                            r"^\W*(?:那)?(?:流程|手续|步骤)是(?:什么|怎样的?)\W*$", re.I)
