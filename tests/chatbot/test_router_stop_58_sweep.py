@@ -30,6 +30,15 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # a refund that came back in part: the label fee deducted (the return window, the bank's time)
     ("为什么只退了一部分钱？", "returns.shipping-fees"), ("我没有收到全额退款", "returns.shipping-fees"),
     ("I only got a partial refund for my return", "returns.shipping-fees"),
+    # two returned and one refunded: the refund's timing (the promo codes, by "one")
+    ("I returned two items but only got refunded for one", "refunds.timing"), ("我退了两件，只收到一件的退款", "refunds.timing"),
+    # a return's drop-off missed: the return process (the hold that drops off)
+    ("What if I miss the 14-day window to drop off?", "returns.process"),
+    ("When will the pending charge drop off?", "payment.double-charge"),  # as before
+    # "came broke(n)": the damaged parcels (the early defects)
+    ("my stuff came broke", "shipping.lost-damaged"), ("my lamp came broken", "shipping.lost-damaged"),
+    ("the drawer is stuck", "warranty.early-defects"),  # refused
+    ("my order is stuck in transit", "shipping.lost-damaged"),  # as before
     ("如果是坏的可以退吗？", "warranty.early-defects"),  # a defect supposed (the damaged parcels)
     ("如果收到的是坏的怎么办？", "shipping.lost-damaged"), ("收到的是坏的", "shipping.lost-damaged"),  # as before
     # a covered question beside the site's fault, naming what it asks about: answered from its section (refused)
