@@ -70,7 +70,8 @@ SMALL_TALK = {
         r"(what|which) (model|ai|llm|language model) are you( using)?|what('?s| is) your name|"
         r"who (made|built|created|programmed) you)\W*$|"
         r"^\s*(你是谁|(你|你们)是机器人吗|(你|你们)是不是机器人|(你|你们)(能|可以)做(些)?什么|你会什么|你能帮我什么|你是人工智能吗|"
-        r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗)\W*$", re.I),
+        r"你是(什么|哪个)模型|你用的是?(什么|哪个)模型|你是真人吗|你是不是真人|你是chatgpt吗|"
+        r"你叫(什么|啥)(名字)?|你的名字是?(什么|啥))\W*$", re.I),
 }
 # How many sections a message's retrieval keeps: the outline's candidates, and the ones a phrase can move first.
 SEARCH_DEPTH = 8

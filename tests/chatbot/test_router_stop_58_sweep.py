@@ -39,6 +39,12 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("my stuff came broke", "shipping.lost-damaged"), ("my lamp came broken", "shipping.lost-damaged"),
     ("the drawer is stuck", "warranty.early-defects"),  # refused
     ("my order is stuck in transit", "shipping.lost-damaged"),  # as before
+    # an order asked to arrive by Christmas: the express shipping (the address change; refused)
+    ("Will my order arrive before Christmas?", "shipping.express"), ("will it get here by christmas", "shipping.express"),
+    ("我想在圣诞节前收到，来得及吗？", "shipping.express"),  # the holiday returns
+    ("I bought it before christmas, when do I need to return it by?", "returns.holiday-season"),  # as before
+    # a restocking fee asked in Chinese by its share (refused)
+    ("为什么扣了我15%？", "returns.restocking-fee"),
     ("如果是坏的可以退吗？", "warranty.early-defects"),  # a defect supposed (the damaged parcels)
     ("如果收到的是坏的怎么办？", "shipping.lost-damaged"), ("收到的是坏的", "shipping.lost-damaged"),  # as before
     # a covered question beside the site's fault, naming what it asks about: answered from its section (refused)
@@ -146,6 +152,8 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("卖给别人保修还有效吗？", "refuse", "out_of_scope"), ("保修能转给别人吗", "refuse", "out_of_scope"),
     # "k" is chat's "ok" (refused)
     ("k thanks bye", "direct", "goodbye"), ("kk thx", "direct", "thanks"),
+    # the assistant's name asked in Chinese (refused), a human asked to talk to (answered from the agents' hours)
+    ("你叫什么名字？", "direct", "about"), ("我想跟人工说话", "escalate", "human"),
     # a message that says nothing yet: answered as a greeting, with what the assistant helps with (refused)
     ("?", "direct", "greeting"), ("lol", "direct", "greeting"), ("哈哈", "direct", "greeting"),
     ("lol my package is late", "direct", "policy"),  # something said: answered as before
