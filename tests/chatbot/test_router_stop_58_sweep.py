@@ -40,7 +40,8 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("the drawer is stuck", "warranty.early-defects"),  # refused
     ("my order is stuck in transit", "shipping.lost-damaged"),  # as before
     # an order asked to arrive by Christmas: the express shipping (the address change; refused)
-    ("Will my order arrive before Christmas?", "shipping.express"), ("will it get here by christmas", "shipping.express"),
+    ("Will my order arrive before Christmas?", "shipping.express"),
+    ("will it get here by christmas", "shipping.express"),
     ("我想在圣诞节前收到，来得及吗？", "shipping.express"),  # the holiday returns
     ("I bought it before christmas, when do I need to return it by?", "returns.holiday-season"),  # as before
     # a restocking fee asked in Chinese by its share (refused)
