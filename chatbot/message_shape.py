@@ -41,7 +41,8 @@ _ASKING_WORDS = re.compile(
 _OPEN_QUESTION = re.compile(
     r"^\W*(so\W+)?(what('s| is) (happening|going on|wrong)|what (should|can|do) i do( now)?|what are my options|"
     r"what (can|could|will) (you|u) do( for me)?|"  # after a problem told before; alone it asks what the assistant does
-    r"what now|what happened|why( not)?|how come|help( me)?|any ideas|what do i (need|have) to do( next| now)?|"
+    r"what now|what happened|what happens( now| next)?|why( not)?|how come|help( me)?|any ideas|"
+    r"what do i (need|have) to do( next| now)?|"
     r"what('s| is) next|what are the (next )?steps|(can|could) (you|someone|anyone) (please )?help( me)?"
     r"( with (it|this|that))?|how (do|can|could) i get (it|this|that|them) (fixed|repaired|replaced|sorted( out)?)|"
     r"what (info|information|details|documents|proof) (do|will|would) you need( from me)?|"  # stop 56's sweep

@@ -147,7 +147,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
                  or hits[0].section.category == hits[1].section.category)
         named = None if clear else _named_alone(kb, question, lang, hits)  # read only where the scores do not decide
         if clear or named == hits[0].section.id:
-            asked.setdefault(hits[0].section.id, n)
+            asked.setdefault(_product_named(kb, message, lang, hits[0].section.id), n)
         elif named and lang == "zh" and hits[1].score >= bar:  # "退款怎么申请？": the return process its phrase
             # names, though the bigram "申请" finds the warranty claim a little better (an English phrase names less:
             # "can I add the missing item?" asks to add it, not about the lost parcels)
@@ -156,6 +156,16 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         for section_id in kb.phrase_sections(question, lang) & asked.keys():
             asked[section_id] = min(asked[section_id], n)
     return asked
+
+
+def _product_named(kb: KnowledgeBase, message: str, lang: str, section_id: str) -> str:
+    """Where ``section_id`` is a product's warranty, the one the told part of ``message`` (its clauses that ask
+    nothing) finds: "does it come with a warranty?" after "I want to buy a $500 couch" asks the furniture's term
+    (stop 58's sweep: the electronics', which "warranty" finds first)."""
+    if section_id not in PRODUCT_SECTIONS or not (told := _clauses_without(message, asking_clauses(message))).strip():
+        return section_id
+    found = [h.section.id for h in kb.search(told, lang=lang, k=OVERVIEW_POINTS) if h.section.id in PRODUCT_SECTIONS]
+    return found[0] if found else section_id
 
 
 def _defect_lead(kb: KnowledgeBase, message: str, lang: str) -> str | None:

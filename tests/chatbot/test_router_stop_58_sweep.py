@@ -119,6 +119,9 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
     ("Can I return opened headphones?", "what if they're broken?", "warranty.early-defects"),
     ("Can I return opened headphones?", "they don't work", "warranty.early-defects"),  # as before
     ("拆封的耳机能退吗？", "如果是坏的呢？", "warranty.early-defects"),  # the damaged parcels, by "坏的"
+    # what happens now, asked of a problem told (refused)
+    ("My package is lost", "what happens now?", "shipping.lost-damaged"),
+    ("My TV broke", "what happens next?", "warranty.early-defects"),
     ("可以退货吗？", "如果收到的是坏的呢？", "shipping.lost-damaged"),  # as before: supposed to have come so
     # a product dropped, told in Chinese after its defect: the coverage (the early defects); dropped in transit: the
     # damaged parcels, as before
@@ -199,6 +202,9 @@ def test_what_can_you_do_after_a_greeting_is_about_the_assistant(kb):
     ("I need to return a lamp and also exchange a chair for a different color. How do I do both?",
      ["returns.exchanges", "returns.process"]),
     ("我想退一个台灯，再换一把椅子的颜色，怎么弄？", ["returns.exchanges", "returns.process"]),  # as before
+    # a warranty asked of a product told: that product's (the electronics', which "warranty" finds first)
+    ("I want to buy a $500 couch. Can I pay in installments, and does it come with a warranty?",
+     ["payment.installments", "warranty.furniture"]),
     # a phone's defect: the electronics' (the human agents' phone number)
     ("my phone keeps crashing",
      ["warranty.early-defects", "warranty.electronics", "warranty.claims", "warranty.coverage"]),
