@@ -171,7 +171,10 @@ ESCALATION_RULES = {
         r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
         # "nobody has called"
         r"\b(nobody|no\s+one|no-one)\s+(has\s+|have\s+)?(ever\s+)?(answers|answered|responds|responded|replies|"
-        r"replied|gets\s+back|got\s+back|gotten\s+back|picks\s+up|picked\s+up|called|contacted)\b",
+        r"replied|gets\s+back|got\s+back|gotten\s+back|picks\s+up|picked\s+up|called|contacted|helped|help)\b",
+        # "This is the third time I'm contacting you about …" (stop 58's sweep: refused)
+        r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th|\d+(th)?)\s+time\s+(i'?m\s+|i\s+am\s+|i'?ve\s+|i\s+have\s+)?"
+        r"(contact|contacting|contacted|writ|calling|called|asking|asked|reach|reaching|reached)",
         # "人工客服几点上班", "周日有人工客服吗" ask for the agents' hours (stop 43's and 54's sweeps: escalated)
         r"^[\s,.!?，。！？]*人工[\s,.!?，。！？]*$|转人工|(?<!周[六日天末]有)(?<!星期[六日天]有)(?<!时候有)(?<!几点有)"
         r"人工客服(?![^，。？！,?!]{0,4}(几点|什么时候|时间|电话|号码|上班|下班|在线))|"

@@ -61,9 +61,9 @@ _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.cover
 # A product broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了", "The chair arrived broken", "came with a rip")
 # was damaged in transit; not one that broke a while after ("收到一周后坏了"; "came with a broken leg" is a keyword).
 _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)|"
-                             r"\b(arrived|came)( \w+){0,2} (broken|broke|cracked|damaged|smashed|shattered|dented|"
-                             r"split|scratched|torn|ripped|bent|chipped)\b|"
-                             r"\b(arrived|came) with (a |an )?(\w+ )?(rip|tear|"
+                             r"\b(arrived|came|showed up)( \w+){0,2} (broken|broke|cracked|damaged|smashed|shattered|"
+                             r"dented|split|scratched|torn|ripped|bent|chipped)\b|"
+                             r"\b(arrived|came|showed up) with (a |an )?(\w+ )?(rip|tear|"
                              r"hole|scratch|dent|crack|chip)s?\b|"
                              r"\b(broken|cracked|damaged|smashed) \w+ (that|which) (arrived|came)\b", re.I)
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"

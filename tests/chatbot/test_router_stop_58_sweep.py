@@ -37,6 +37,7 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("When will the pending charge drop off?", "payment.double-charge"),  # as before
     # "came broke(n)": the damaged parcels (the early defects)
     ("my stuff came broke", "shipping.lost-damaged"), ("my lamp came broken", "shipping.lost-damaged"),
+    ("my lamp showed up broken", "shipping.lost-damaged"),
     ("the drawer is stuck", "warranty.early-defects"),  # refused
     ("my order is stuck in transit", "shipping.lost-damaged"),  # as before
     # an order asked to arrive by Christmas: the express shipping (the address change; refused)
@@ -158,6 +159,11 @@ def test_follow_ups_are_answered_from_their_sections(kb, previous, question, sec
     ("k thanks bye", "direct", "goodbye"), ("kk thx", "direct", "thanks"),
     # the assistant's name asked in Chinese (refused), a human asked to talk to (answered from the agents' hours)
     ("你叫什么名字？", "direct", "about"), ("我想跟人工说话", "escalate", "human"),
+    # a customer who has asked before and got no help: a human (refused, answered from the refunds)
+    ("I'm so frustrated. This is the third time I'm contacting you about my missing order. Nobody has helped me.",
+     "escalate", "human"),
+    ("This is the 3rd time I've asked about my refund", "escalate", "human"),
+    ("It's the second time I ordered from you and I love it", "refuse", "out_of_scope"),  # as before
     # a message that says nothing yet: answered as a greeting, with what the assistant helps with (refused)
     ("?", "direct", "greeting"), ("lol", "direct", "greeting"), ("哈哈", "direct", "greeting"),
     ("lol my package is late", "direct", "policy"),  # something said: answered as before
