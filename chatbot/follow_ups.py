@@ -43,7 +43,7 @@ CHARGE_SECTIONS = frozenset({"payment.double-charge"})
 # "如果订单超过1000美元呢？", "那我48.5美元的订单呢？": a Chinese condition on the previous case, which counts one word a
 # character and may take twice `FOLLOW_UP_MAX_WORDS` (stop 46's sweep: refused).
 _ZH_WHAT_IF = re.compile(r"^\W*(那|那么)?(如果|假如|要是|万一|那)[^。！!？?]{0,20}呢\W*$")
-_WHAT_ABOUT = re.compile(rf"^\W*(?i:what about|how about|what if|and|if|for|an?|the)\b|^\W*[^\W\d_]{{1,8}}呢\W*$|"
+_WHAT_ABOUT = re.compile(rf"^\W*(?i:what about|how about|what if|and|if|for|an?|the|even)\b|^\W*[^\W\d_]{{1,8}}呢\W*$|"
                          rf"{_ZH_WHAT_IF.pattern}")
 _WHAT_IF = re.compile(r"^\W*(what if|and if|even if|if)\b", re.I)  # a condition on the previous case
 # A question about the previous answer itself: "does that include Saturdays?" after the standard shipping's days.

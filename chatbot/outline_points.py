@@ -38,6 +38,10 @@ _HOW_TO_DO_IT = re.compile(r"^\W*(?:and\s+)?how\s+(?:do|can|should|would)\s+(?:i
                            # "I want to return back the shoes …, what is the process?" (stop 45's sweep: the window)
                            r"^\W*(?:and\s+|so\s+)?(?:what\s+is|what's|whats)\s+the\s+(?:process|procedure|steps)\W*$|"
                            r"^\W*(?:那)?(?:流程|手续|步骤)是(?:什么|怎样的?)\W*$", re.I)
+# How to send it back, which a return says: "how do I send it back?" after "I want to return a lamp" (stop 58's sweep:
+# the return window).
+_SEND_IT_BACK = re.compile(r"^\W*(?:and\s+)?how\s+(?:do|can|should)\s+i\s+(?:send|ship|mail|post)\s+"
+                           r"(?:it|them|this|that)\s+back\W*$|^\W*(?:那|我)?(?:要|该)?(?:怎么|如何)寄回(?:去|来)?(?:呢)?\W*$", re.I)
 _HOW_TO_SECTIONS = {"returns": "returns.process", "refunds": "returns.process",  # a refund comes of a return
                     "warranty": "warranty.claims"}
 # A defect within the return window is handled as a return: where the message tells of returning it, the return
@@ -83,6 +87,8 @@ def how_to_section(kb: KnowledgeBase, message: str, lang: str, previous: str | N
     section that says how: the how-to section of the told request's category (`_HOW_TO_SECTIONS`: "I want to return
     a lamp" finds the return window best, and the return process says how), or the told part's best section; None
     where no question asks that or what it tells clears no in-scope bar."""
+    if any(_SEND_IT_BACK.match(question) for question in questions_asked(message)):
+        return _HOW_TO_SECTIONS["returns"]
     if not any(_HOW_TO_DO_IT.match(question) for question in questions_asked(message)):
         return None
     told = _best_section_without(kb, message, lang, asking_clauses(message))

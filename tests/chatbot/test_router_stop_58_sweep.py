@@ -120,6 +120,12 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
     ("Can I return opened headphones?", "what if they're broken?", "warranty.early-defects"),
     ("Can I return opened headphones?", "they don't work", "warranty.early-defects"),  # as before
     ("拆封的耳机能退吗？", "如果是坏的呢？", "warranty.early-defects"),  # the damaged parcels, by "坏的"
+    # how to send it back, after a return told: the return process (the return window)
+    ("I want to return a lamp", "how do I send it back?", "returns.process"),
+    ("我想退一个台灯", "怎么寄回去？", "returns.process"),
+    # the return window asked "even for" a product: the window still (the electronics' warranty)
+    ("How long is the return window?", "even for electronics?", "returns.time-limit"),
+    ("How long is the warranty?", "and for furniture?", "warranty.furniture"),  # as before
     # what happens now, asked of a problem told (refused)
     ("My package is lost", "what happens now?", "shipping.lost-damaged"),
     ("My TV broke", "what happens next?", "warranty.early-defects"),
