@@ -126,6 +126,7 @@ _WRONG_ITEM = re.compile(
     r"\b(i|we) (had )?(ordered|bought|paid for)\b[^.?!]{0,40}\b(but|yet)\b[^.?!]{0,20}\b(got|received|you sent|they "
     r"sent|sent me|(package|box|parcel) (had|contained))\b|"
     r"\b(received|got)\b[^.?!]{0,40}\bbut (i |we )?(had )?(ordered|bought|paid for)\b|"
+    r"\b(i|we) (ordered|bought) [^.?!]{0,40}\band (got|received) (a|an) \w+ ones?\b|"  # "… and got a red one"
     r"\b(you|they) sent\b[^.?!]{0,30}[,;]\s*(but |when |while |and )?(i|we) (had )?(ordered|bought|paid for)\b|"
     r"我(要|买|订|选|下单)的是[^。！？!?]{1,12}(不是|(收到|寄来|发来|送来|到)的?是)", re.I)
 WRONG_ITEM_SECTION = "returns.shipping-fees"

@@ -38,6 +38,11 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # "came broke(n)": the damaged parcels (the early defects)
     ("my stuff came broke", "shipping.lost-damaged"), ("my lamp came broken", "shipping.lost-damaged"),
     ("my lamp showed up broken", "shipping.lost-damaged"),
+    # a colour ordered and another got: the wrong item's free return (the promo codes, by "one")
+    ("I ordered a blue rug and got a red one", "returns.shipping-fees"),
+    ("I ordered a lamp and got it yesterday, can I return it?", "returns.time-limit"),  # as before
+    # a refund for an order never received: the lost parcels (the refund's timing)
+    ("I need a refund for an order I never received", "shipping.lost-damaged"),
     ("the drawer is stuck", "warranty.early-defects"),  # refused
     ("my order is stuck in transit", "shipping.lost-damaged"),  # as before
     # an order asked to arrive by Christmas: the express shipping (the address change; refused)
