@@ -205,10 +205,10 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
 # A mention of the shop or a hashtag ("good morning @Northwind ☕", "@Northwind thanks for nothing #fail"; stop 45's
 # sweep: refused).
 _MENTION = re.compile(r"(?<![\w.])[@#]\w+")
-# A message that says nothing yet ("?", "...", "lol", "hmm", "哈哈"): answered as a greeting is, with what the assistant
-# helps with (stop 58's sweep: refused as out of scope, "Sorry, I can't help with that").
 # A question that refers back to its story ("it", "that"), which is about an uncovered topic.
 _REFERS_BACK = re.compile(r"\b(it|this|that|they|them|these|those)\b|它|这个|那个", re.I)
+# A message that says nothing yet ("?", "...", "lol", "hmm", "哈哈"): answered as a greeting is, with what the assistant
+# helps with (stop 58's sweep: refused as out of scope, "Sorry, I can't help with that").
 _NOTHING_SAID = re.compile(r"^\W*((lol|haha+|hehe|hmm+|um+|uh+|erm|嗯+|哈哈+|呵呵)\W*)?$", re.I)
 
 
