@@ -1,14 +1,17 @@
 """What a message asks of a category as a whole: the categories it names by name, and whether it asks for their
 overview ("What's your return policy?", "How does shipping work?", "保修政策"), which `intents` answers with each
-category's lead sections."""
+category's lead sections, and the product whose warranty a message tells of (`product_told`)."""
 from __future__ import annotations
 
 import re
 
 from chatbot.chinese_script import to_simplified
+from chatbot.knowledge import KnowledgeBase
+from chatbot.message_shape import asking_clauses, clauses
 from chatbot.text_terms import word_terms
 
 OVERVIEW_POINTS = 4
+PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
 # The patterns are ASCII (re.A): an English word's \b then holds next to a Chinese character ("warranty多久？").
 
 _CATEGORY_NAMES = {
@@ -59,3 +62,11 @@ def overview_categories(question: str) -> list[str]:
     if general == rest and re.search(r"\w", rest):
         return []
     return [] if word_terms(general) else named
+
+
+def product_told(kb: KnowledgeBase, text: str, lang: str) -> str | None:
+    """The product's warranty (`PRODUCT_SECTIONS`) that the told part of ``text`` (its clauses that ask nothing) finds
+    among its top hits ("I want to buy a $500 couch": the furniture's), else None."""
+    told = " ".join(c for c in clauses(text) if c not in asking_clauses(text))
+    hits = kb.search(told, lang=lang, k=OVERVIEW_POINTS) if told.strip() else []
+    return next((h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS), None)

@@ -110,8 +110,11 @@ ESCALATION_RULES = {
         r"(make|made|place|placed|authori[sz]e)",
         # "Someone placed an order on my account that I did not make" (stop 42: the address change was answered)
         r"\b(someone|somebody)\s+(else\s+)?(placed|made|ordered|bought)\b[^.?!]{0,30}\bon\s+my\s+(account|card)\b|"
-        r"\b(orders?|charges?|purchases?)\b[^.?!]{0,25}\bthat\s+(i|we|they|he|she)\s+(never|didn'?t|did\s+not)\s+"
+        r"\b(orders?|charges?|purchases?)\b[^.?!]{0,25}\b(that\s+)?(i|we|they|he|she)\s+(never|didn'?t|did\s+not)\s+"
         r"(make|made|place|placed)\b",
+        # a charge that is not the customer's ("a charge … that isn't mine", "这笔扣款不是我买的"; stop 59's sweep)
+        r"\b(charges?|transactions?|purchases?)\b[^.?!]{0,30}\b(isn'?t|is\s+not|aren'?t|are\s+not)\s+mine\b|"
+        r"(扣款|消费|交易|收费)[^。！？!?]{0,6}不是我(本人)?(买|下|刷|消费|付)?的|不是我(本人)?的(消费|扣款|交易)",
         r"\bi\s+(never|didn'?t|did\s+not)\s+(make|place|authori[sz]e|order)\s+(this|that|these|those|the|any)\s+"
         r"(purchase|order|charge|payment|transaction)s?\b",
         r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|(偷偷|偷|私自|擅自)用了?我的(信用)?卡|"

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import re
 
-from chatbot.category_overviews import OVERVIEW_POINTS, PRODUCT_CLASS, TERM_WORDS, overview_categories
+from chatbot.category_overviews import (OVERVIEW_POINTS, PRODUCT_CLASS, PRODUCT_SECTIONS, TERM_WORDS,
+                                        overview_categories, product_told)
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations, past_the_return_window
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.text_terms import split_sentences, word_terms
 
-PRODUCT_SECTIONS = ("warranty.electronics", "warranty.furniture")  # their keywords name products ("chair", "TV")
 PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it
 OUT_OF_SCOPE_SECTION = "contact.scope"  # describes the assistant; its keywords are topics no policy covers
 SEVERAL_POINTS = frozenset({"overview", "defect"})  # intents answered by SoT over their sections
@@ -63,8 +63,9 @@ _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.cover
 _ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)|"
                              r"\b(arrived|came|showed up)( \w+){0,2} (broken|broke|cracked|damaged|smashed|shattered|"
                              r"dented|split|scratched|torn|ripped|bent|chipped)\b|"
-                             r"\b(arrived|came|showed up) with (a |an )?(\w+ )?(rip|tear|"
-                             r"hole|scratch|dent|crack|chip)s?\b|"
+                             # "the lamp I got has a dent" too (stop 59's sweep: refused)
+                             r"\b((arrived|came|showed up) with|(i|we) (just )?(got|received)( \w+){0,2} "
+                             r"(has|had|have)) (a |an )?(\w+ )?(rip|tear|hole|scratch|dent|crack|chip)s?\b|"
                              r"\b(broken|cracked|damaged|smashed) \w+ (that|which) (arrived|came)\b", re.I)
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"
@@ -128,7 +129,8 @@ _WRONG_ITEM = re.compile(
     r"\b(received|got)\b[^.?!]{0,40}\bbut (i |we )?(had )?(ordered|bought|paid for)\b|"
     r"\b(i|we) (ordered|bought) [^.?!]{0,40}\band (got|received) (a|an) \w+ ones?\b|"  # "… and got a red one"
     r"\b(you|they) sent\b[^.?!]{0,30}[,;]\s*(but |when |while |and )?(i|we) (had )?(ordered|bought|paid for)\b|"
-    r"我(要|买|订|选|下单)的是[^。！？!?]{1,12}(不是|(收到|寄来|发来|送来|到)的?是)", re.I)
+    r"我(要|买|订|选|下单)的是[^。！？!?]{1,12}(不是|(收到|寄来|发来|送来|到)的?是)|"
+    r"(和|跟|与)我(要|买|订|选|下单)的[^。！？!?]{0,6}(不一样|不同|不符)|(收到|寄来|发来|送来)的?\w{0,6}不是我(要|买|订|选|下单)的", re.I)
 WRONG_ITEM_SECTION = "returns.shipping-fees"
 _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
                                  "refunds.shipping-charges"})
@@ -179,6 +181,8 @@ def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: floa
         if categories := overview_categories(sentence):
             share = max(1, OVERVIEW_POINTS // 2 // len(categories))
             lead = [s for c in categories for s in kb.sections(lang, c)[:share]]
+            if categories == ["warranty"] and (product := product_told(kb, text, lang)):  # "我想买个800美元的沙发，
+                lead = [kb.get(product, lang)]  # 可以分期吗？有保修吗？": the sofa's term, not both (stop 59's sweep)
             others = [intent_hits(kb, other, lang, kb.search(other, lang=lang, k=OVERVIEW_POINTS), bar)[0]
                       for other in sentences[:i] + sentences[i + 1:]]
             asked = [found[0].section for found in others if found and found[0].score >= bar]
@@ -305,10 +309,11 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)
         rest = [h for h in hits[1:] if h.section.id != TRANSIT_DAMAGE_SECTION]
         # A product's defect or its return leads; another best hit ("时候" found the refund timing, "bookshelf" the
-        # furniture's warranty) follows, and the damaged parcels at least at the bar ("台灯到货时灯罩碎了，怎么办？": 9.3 < 12)
+        # furniture's warranty) follows, and the damaged parcels at least at the bar ("台灯到货时灯罩碎了，怎么办？": 9.3 < 12),
+        # `INTENT_LEAD` over it where that hit is under it ("the lamp I got has a dent": the email change, by "new")
         ours = hits[0].section.category in _BROKEN_GOODS_CATEGORIES and hits[0].section.id not in PRODUCT_SECTIONS
-        hits = [hits[0], damaged] + rest if ours else (
-            [damaged._replace(score=max(damaged.score, bar)), hits[0]] + rest)
+        lead = max(damaged.score, bar) if hits[0].score >= bar else INTENT_LEAD * bar
+        hits = [hits[0], damaged] + rest if ours else [damaged._replace(score=lead), hits[0]] + rest
     elif hits and hits[0].section.id == TRANSIT_DAMAGE_SECTION and hits[0].score < bar and _ARRIVED_BROKEN.search(text):
         hits = [ScoredSection(hits[0].section, bar)] + hits[1:]  # "收到的杯子碎了" (refused: 10.3 against 12.0)
     return hits, intent

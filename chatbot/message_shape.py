@@ -64,9 +64,13 @@ _JOINED_QUESTION = re.compile(
     rf"|\s*{_OR_AN_ACTION}|还有|另外", re.I)
 _LIST_END = re.compile(r"\s*(or|and)\b", re.I)  # "…, or add an item?": the last of a list of things asked
 _CONDITION = re.compile(r"^\W*(if|when|once|after|如果|要是|假如|万一)", re.I)  # "If I cancel, ...": part of what it asks
+# "A和B有什么区别？" asks about both, as "and" and "vs" do ("warranty length for electronics vs furniture" was answered of
+# the furniture alone, stop 57), and so does "和" between two things asked ("想改邮箱和密码" was answered of the email
+# alone, "怎么取消订单和改地址？" of the address; stop 59), but not after a person ("我和我老公共用一个账户") or before a
+# likeness ("商品和图片不一样" tells one thing).
 _JOINING_WORDS = re.compile(rf"\b(and|also|plus|as well as|vs|versus|compared (to|with))\b|{_OR_AN_ACTION}|以及|还有|"
-                            r"并且|而且|另外|同时|分别|各自|区别|差别|有什么不同", re.I)  # "A和B有什么区别？" asks about both,
-# as "and" and "vs" do ("warranty length for electronics vs furniture" was answered of the furniture alone, stop 57)
+                            r"(?<![我你您他她它])和(?![^，。？！,?!]{0,12}(一样|不同|相同|不符|相符|差不多))|"
+                            r"并且|而且|另外|同时|分别|各自|区别|差别|有什么不同", re.I)
 
 
 # Courtesy that opens a message ("Hi! Quick question:", "Thanks! One more thing:", "在吗？", "有人吗？？") and says

@@ -7,9 +7,10 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from chatbot.follow_ups import HOW_LONG_SECTIONS, asks_about_the_topic, asks_how_long
-from chatbot.category_overviews import OVERVIEW_POINTS, overview_categories
+from chatbot.category_overviews import OVERVIEW_POINTS, named_categories, overview_categories
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, REFUND_WORDS,
-                             TRANSIT_DAMAGE_SECTION, intent_hits, mentions_a_return, one_section_intent)
+                             TRANSIT_DAMAGE_SECTION, intent_hits, mentions_a_return, one_section_intent,
+                             product_told)
 from chatbot.chinese_script import to_simplified
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
@@ -127,8 +128,8 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     asked: dict[str, int] = {}
     for n, question in enumerate(questions):
         if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
-            for category in categories:
-                asked.setdefault(kb.sections(lang, category)[0].id, n)
+            for category in categories:  # (the warranty's: the product's term the message tells, `_product_named`)
+                asked.setdefault(_product_named(kb, message, lang, kb.sections(lang, category)[0].id), n)
             continue
         if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
             asked.setdefault(how_to, n)  # "How do I do it?" after "I want to return a lamp.": the return process
@@ -147,6 +148,10 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         if under_bar and len(named := kb.phrase_sections(question, lang)) == 1:
             asked.setdefault(*named, n)  # "还是要走保修？" after a defect told: the early defects its phrase names
             continue
+        if under_bar and _asks_a_products_term(kb, message, lang, question) and (
+                product := product_told(kb, message, lang)):
+            asked.setdefault(product, n)  # "Does it have a warranty?" after "I want to buy an $800 couch, can I pay
+            continue  # in installments?": the couch's term (stop 59's sweep: the installments alone)
         if under_bar or asks_about_the_topic(question):
             continue
         clear = (len(hits) == 1 or hits[0].score >= ASKED_MARGIN * hits[1].score
@@ -168,10 +173,13 @@ def _product_named(kb: KnowledgeBase, message: str, lang: str, section_id: str) 
     """Where ``section_id`` is a product's warranty, the one the told part of ``message`` (its clauses that ask
     nothing) finds: "does it come with a warranty?" after "I want to buy a $500 couch" asks the furniture's term
     (stop 58's sweep: the electronics', which "warranty" finds first)."""
-    if section_id not in PRODUCT_SECTIONS or not (told := _clauses_without(message, asking_clauses(message))).strip():
-        return section_id
-    found = [h.section.id for h in kb.search(told, lang=lang, k=OVERVIEW_POINTS) if h.section.id in PRODUCT_SECTIONS]
-    return found[0] if found else section_id
+    return product_told(kb, message, lang) or section_id if section_id in PRODUCT_SECTIONS else section_id
+
+
+def _asks_a_products_term(kb: KnowledgeBase, message: str, lang: str, question: str) -> bool:
+    """Whether ``question`` asks for the warranty by name, in ``message`` that tells no defect (a defect's questions
+    ask about the defect: "手机买了两个月坏了，保修吗？" is also whether the coverage holds)."""
+    return "warranty" in named_categories(question) and _defect_lead(kb, message, lang) is None
 
 
 def _defect_lead(kb: KnowledgeBase, message: str, lang: str) -> str | None:

@@ -1,0 +1,98 @@
+"""Stop 59's sweep (a refund of a Klarna purchase asked in Chinese, "和" between two things asked, a US state shipped
+to, a product's warranty asked beside installments, a product damaged that "I got", an email and phone updated):
+the messages the rule router answered from the wrong section, refused or outlined without a point asked, each from
+its own section now, and the neighbours that must not move (no model)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
+
+
+@pytest.mark.parametrize(("question", "section_id"), [
+    # a Klarna purchase's refund, in Chinese: where refunds go (the installments, by "Klarna")
+    ("用Klarna付的钱退货怎么退？", "refunds.method"), ("用Klarna付的，退款会退到哪？", "refunds.method"),
+    ("可以用Klarna付吗？", "payment.installments"),  # as before: paying with Klarna
+    ("用Klarna付有什么条件？", "payment.installments"),  # as before
+    # a US state or city shipped to: the standard shipping (refused)
+    ("Can you ship to Texas?", "shipping.standard"), ("Do you ship to California?", "shipping.standard"),
+    ("Do you deliver to New York?", "shipping.standard"), ("Do you ship to Los Angeles?", "shipping.standard"),
+    ("How long does it take to ship to New Mexico?", "shipping.standard"),  # not Mexico, abroad
+    ("Do you ship to all 50 states?", "shipping.standard"),
+    ("能寄到德州吗？", "shipping.standard"), ("寄到芝加哥运费多少？", "shipping.standard"),
+    ("Do you ship to Mexico?", "shipping.international"), ("能寄到加拿大吗？", "shipping.international"),  # as before
+    ("I moved to Texas, can I change my shipping address?", "orders.address-change"),  # as before
+    ("Can I return it if I moved to another state?", "returns.condition"),  # as before: no place shipped to
+    ("我搬到了加州，可以改收货地址吗？", "orders.address-change"),
+    # an email updated: the email change (the tracking number, which is emailed)
+    ("I need to update my email and phone number", "account.email-change"),
+    # a product "I got" with a dent: the damaged parcels (refused)
+    ("Hi, the lamp I got has a dent and the shade is torn. Can I get a new one?", "shipping.lost-damaged"),
+    ("the lamp i got today has a dent", "shipping.lost-damaged"),
+    ("The TV I got last year has a crack, is it covered?", "warranty.electronics"),  # a defect past the window
+    # the other item than ordered, in Chinese: the wrong item's free return (refused)
+    ("这个和我订的不一样", "returns.shipping-fees"), ("收到的东西不是我订的", "returns.shipping-fees"),
+    ("收到的沙发不是我买的那个颜色", "returns.shipping-fees")])
+def test_stop_59_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
+    assert answered_from(kb, question) == section_id
+
+
+@pytest.mark.parametrize("question", ["你们在德州有实体店吗？", "加州的天气怎么样？", "Do you have any stores in Texas?"])
+def test_a_state_named_outside_shipping_is_still_refused(kb, question):
+    assert mode_and_reason(kb, question)[0] == "refuse"
+
+
+@pytest.mark.parametrize(("question", "mode"), [
+    # "和" between two things asked asks both, as "and" does (direct, of the first)
+    ("想改邮箱和密码", "sot"), ("怎么取消订单和改地址？", "sot"), ("怎么改邮箱和重置密码", "sot"),
+    ("标准配送和加急配送多少钱", "sot"),
+    ("我和我老公共用一个账户，怎么改密码？", "direct"),  # "和" after a person joins no questions
+    ("商品和图片不一样", "direct"), ("实物和描述不符", "direct")])  # nor before a likeness: one thing told
+def test_he_joins_two_things_asked(kb, question, mode):
+    assert mode_and_reason(kb, question) == (mode, "policy")
+
+
+@pytest.mark.parametrize("question", [
+    "There's a charge on my card I didn't make", "I see a charge from Northwind that isn't mine",
+    "这笔扣款不是我买的", "我卡上有一笔不是我本人的消费"])  # the charge's timing, the wrong item, refused
+def test_a_charge_that_is_not_the_customers_is_fraud(kb, question):
+    assert mode_and_reason(kb, question) == ("escalate", "fraud")
+
+
+@pytest.mark.parametrize(("question", "wanted", "unwanted"), [
+    ("想改邮箱和密码", {"account.email-change", "account.password-reset"}, set()),
+    ("怎么取消订单和改地址？", {"orders.cancellation", "orders.address-change"}, set()),
+    ("电视和沙发的保修多久？", {"warranty.electronics", "warranty.furniture"}, set()),
+    # a product told, then its warranty asked beside the installments: that product's term (both products' terms; the
+    # installments alone)
+    ("我想买个800美元的沙发，可以分期吗？有保修吗？", {"warranty.furniture", "payment.installments"},
+     {"warranty.electronics"}),
+    ("我想买一个500美元的书架，能用Klarna吗？有保修吗？", {"warranty.furniture", "payment.installments"},
+     {"warranty.electronics"}),
+    ("我要买一台600美元的电视，能用Klarna吗？保修多久？", {"warranty.electronics", "payment.installments"},
+     {"warranty.furniture"}),
+    # neighbours: a defect's warranty question keeps the coverage; a return asked of a product keeps the return window
+    ("手机买了两个月坏了，保修吗？怎么申请？", {"warranty.electronics", "warranty.claims", "warranty.coverage"}, set()),
+    ("I bought a $300 TV and a $50 lamp. The TV is broken. Can I return just the TV and how much will I get back?",
+     {"warranty.early-defects", "returns.time-limit"}, set())])
+def test_stop_59_points_cover_what_is_asked(kb, question, wanted, unwanted):
+    ids = set(point_ids(kb, question))
+    assert wanted <= ids and not ids & unwanted
+
+
+@pytest.mark.parametrize(("question", "points"), [
+    ("I want to buy an $800 couch, can I pay in installments? Does it have a warranty?",
+     ["payment.installments", "warranty.furniture"]),
+    ("I want to buy an $800 couch. Does it have a warranty, and can I pay in installments?",
+     ["warranty.furniture", "payment.installments"]),
+    ("I'm getting a new TV for $600. Can I use Klarna? Is there a warranty?",
+     ["payment.installments", "warranty.electronics"]),
+    ("I'm buying a $1,200 sectional. Can I split it into payments? What's the warranty?",  # "sectional" is furniture
+     ["payment.installments", "warranty.furniture"]),
+    ("Hi, the lamp I got has a dent and the shade is torn. Can I get a new one?",  # the email change, promo codes
+     ["shipping.lost-damaged"]),
+    # neighbours: a defect asked as a return or a warranty claim keeps the early defects
+    ("My new headphones stopped working after 3 weeks. Can I return them or is it a warranty thing? Who pays "
+     "shipping?", ["warranty.early-defects", "returns.shipping-fees"])])
+def test_stop_59_outlines(kb, question, points):
+    assert point_ids(kb, question) == points
