@@ -12,8 +12,8 @@ from typing import NamedTuple
 from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.category_overviews import named_categories
-from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, SEVERAL_POINTS, intent_hits,
-                             TRANSIT_DAMAGE_SECTION, lead_with)
+from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, RETURN_WINDOW_SECTION,
+                             SEVERAL_POINTS, TRANSIT_DAMAGE_SECTION, intent_hits, lead_with)
 from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, asks_how_long, asks_what_if,
                                 charge_asked_back, follow_up_hits, names_another_topic, names_its_topic_well,
                                 ships_abroad, tells_a_duration, tells_a_place, tells_an_amount, tells_it_shipped,
@@ -178,10 +178,14 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             phrased -= {h.section.id for h in hits if h.section.id == OUT_OF_SCOPE_SECTION
                         and h.score < UNCOVERED_PHRASE_SHARE * max(other.score for other in hits)}
         # a day the story names decides: "12月1日买的台灯，最晚什么时候可以退？" the holiday returns, "delivered to me on
-        # December 28" not them, unless asked by name (their words "December", "January" found them first)
+        # December 28" not them, even asked by name (their words "December", "January" found them first; "12月26日收到的
+        # 礼物，1月还能退吗？" by their phrase), and the return window takes their place ("Christmas present received on
+        # December 27, can I return it?" got the refund timing; stop 59's sweep)
         dated, undated = kb.dated_sections(question, lang)
-        hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id not in phrased,
-                                           h.section.id in undated))  # stable
+        if hits and hits[0].section.id in undated:
+            hits = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang))
+        hits = sorted(hits, key=lambda h: (h.section.id not in dated, h.section.id in undated,
+                                           h.section.id not in phrased))  # stable
     if followed and hits and (charge := charge_asked_back(kb, message, followed, lang)):  # not a refund's phrase
         hits = lead_with(hits[0].score, hits, charge)  # ("钱多久能退回来？" after "我被扣了两次钱")
     if how_to := how_to_section(kb, question, lang, followed):
