@@ -18,7 +18,7 @@ from chatbot.category_overviews import (OVERVIEW_POINTS, PRODUCT_CLASS, PRODUCT_
                                         overview_categories, product_told)
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations, past_the_return_window
-from chatbot.knowledge import KnowledgeBase, ScoredSection, Section
+from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.text_terms import split_sentences, word_terms
 
@@ -93,7 +93,7 @@ _CANCEL = re.compile(r"\bcancel|取消", re.I)
 _CHARGED = re.compile(r"\b(was|were|been|got|still) (charged|billed)\b|\bcharged me\b|扣了|已扣|已经扣|被扣|扣款了", re.I)
 HOLD_SECTION = "payment.double-charge"
 _DELIVERY_TIME_SECTIONS = frozenset({"shipping.standard", "shipping.express"})  # "how long" and "how much" find them
-_NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch"})
+_NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION})
 
 
 def mentions_a_return(text: str) -> bool:
@@ -117,6 +117,9 @@ _NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
                             r"\bstill (nothing|no|waiting|haven'?t|don'?t|do not)\b|"
                             r"\bno (refund|update|word|news)\b|\bany (update|news)\b|\bnothing yet\b|(退款|钱)还没(到|收到|退)|"
                             r"还没(消息|动静|退款|收到钱|到账|收到退款|退)|没(消息|动静|到账)", re.I | re.A)
+# or a refund awaited that has not come ("my refund for a rug hasn't arrived": the lost parcels, by "hasn't arrived")
+_REFUND_AWAITED = re.compile(r"\b(my|the) refund\b[^.?!]{0,25}\b(hasn'?t|has not|never|didn'?t|did not)\s+"
+                             r"(arrived|come|shown up|posted|come through)\b|退款[^。！？!?]{0,8}还没(到|收到|到账)", re.I | re.A)
 REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
 _RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition
 # A wrong item told in the customer's words ("You sent me a blue toaster instead of the red one", "I ordered white
@@ -221,12 +224,6 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     return None, []
 
 
-def lead_with(score: float, hits: list[ScoredSection], *sections: Section) -> list[ScoredSection]:
-    """``hits`` with ``sections`` first, in their order, at ``score``, and not again further down."""
-    ids = {s.id for s in sections}
-    return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in ids]
-
-
 def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSection],
                 bar: float) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the sections of ``question``'s intent first, each a quarter over the in-scope ``bar`` or the
@@ -264,7 +261,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         top, final = sorted(h.score for h in hits)[-2:], NON_RETURNABLE_SECTION  # tied atop a ranking by score
         tied = hits[0].section.id == final and top[-1] == hits[0].score and top[0] >= _TIED * top[-1]
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION if tied else final, lang)), "return"
-    if intent not in SEVERAL_POINTS and hits and _RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text):
+    if intent not in SEVERAL_POINTS and hits and (_RETURN_SENT.search(text) and _NO_WORD_SINCE.search(text) or (
+            _REFUND_AWAITED.search(text) and hits[0].section.category != "refunds")):
         lead = lead_with(INTENT_LEAD * max(hits[0].score, bar), hits, *(kb.get(i, lang) for i in REFUND_SECTIONS))
         # other categories' words ("two weeks" found the two-factor) left out
         hits, intent = [h for h in lead if h.section.category in ("refunds", "returns")], "refund"

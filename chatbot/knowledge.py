@@ -69,6 +69,12 @@ class ScoredSection(NamedTuple):
     score: float
 
 
+def lead_with(score: float, hits: list[ScoredSection], *sections: Section) -> list[ScoredSection]:
+    """``hits`` with ``sections`` first, in their order, at ``score``, and not again further down."""
+    ids = {s.id for s in sections}
+    return [ScoredSection(s, score) for s in sections] + [h for h in hits if h.section.id not in ids]
+
+
 class _Bm25:
     """Okapi BM25 over tokenized documents, with Lucene's always-positive idf."""
 

@@ -13,12 +13,12 @@ from chatbot.chinese_script import to_simplified
 from chatbot.guard import escalation_reason, refusal_reason
 from chatbot.category_overviews import named_categories
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, RETURN_WINDOW_SECTION,
-                             SEVERAL_POINTS, TRANSIT_DAMAGE_SECTION, intent_hits, lead_with)
+                             SEVERAL_POINTS, TRANSIT_DAMAGE_SECTION, intent_hits)
 from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX_WORDS, asks_how_long, asks_what_if,
                                 charge_asked_back, follow_up_hits, names_another_topic, names_its_topic_well,
                                 ships_abroad, tells_a_duration, tells_a_place, tells_an_amount, tells_it_shipped,
                                 tells_its_case)
-from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
+from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, lead_with
 from chatbot.other_languages import other_language
 from chatbot.outline_points import how_to_section, phrased_besides
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,

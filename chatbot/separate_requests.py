@@ -30,7 +30,8 @@ _JOINER = re.compile(r"\b(?:and\s+)?(?:also|plus|on\s+top\s+of\s+that|another\s+
 # shipping to it", "顺便说一下，我选的是加急配送"; stop 46's sweep of one-request messages), or a part that opens with
 # what to do ("I want to return my blender and also change my email address", stop 57's sweep).
 _NEED_OR_PROBLEM = re.compile(r"\b(need|want|would\s+like|please|help|can'?t|cannot|won'?t|doesn'?t|don'?t|didn'?t|"
-                              r"isn'?t|aren'?t|never|twice|again|broken|damaged|lost|missing|expired|locked|wrong)\b|"
+                              r"isn'?t|aren'?t|hasn'?t|haven'?t|never|twice|again|broken|damaged|lost|missing|expired|"
+                              r"locked|wrong|late)\b|"
                               r"^\W*(change|update|cancel|reset|delete|close|return|send|resend|exchange|track)\b|"
                               r"想|要|请|帮|麻烦|希望|没|不能|不了|坏|丢|错|两次|过期|锁", re.I)
 # A later question about what an earlier part named ("Also, is it one year or two?" after a laptop's warranty, "另外

@@ -32,13 +32,29 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("The TV I got last year has a crack, is it covered?", "warranty.electronics"),  # a defect past the window
     # the other item than ordered, in Chinese: the wrong item's free return (refused)
     ("这个和我订的不一样", "returns.shipping-fees"), ("收到的东西不是我订的", "returns.shipping-fees"),
-    ("收到的沙发不是我买的那个颜色", "returns.shipping-fees")])
+    ("收到的沙发不是我买的那个颜色", "returns.shipping-fees"),
+    # a date outside the holiday range: the return window, which takes the holiday returns' place (the refund timing;
+    # the holiday extension by its phrase "1月还能退")
+    ("Christmas present received on December 27, can I return it?", "returns.time-limit"),
+    ("12月26日收到的礼物，1月还能退吗？", "returns.time-limit"), ("我12月28号收到的，1月还能退吗？", "returns.time-limit"),
+    ("12月20日收到的礼物，1月还能退吗？", "returns.holiday-season"),  # as before: inside the range
+    ("Bought something December 10, can I return it January 20?", "returns.holiday-season"),  # as before
+    # a cancellation asked "if it hasn't shipped": the cancellation (the dispatch, by "hasn't shipped")
+    ("Can I cancel after an hour if it hasn't shipped?", "orders.cancellation"),
+    ("Can I cancel if it hasn't shipped?", "orders.cancellation"),
+    # a payment that failed, and a charge all the same: the authorization hold (refused)
+    ("The payment failed but I was charged", "payment.double-charge"), ("付款失败了但是钱扣了", "payment.double-charge"),
+    ("My card was declined but I was still charged", "payment.double-charge"),
+    # a refund awaited that has not come: the refund's timing (the lost parcels, by "hasn't arrived")
+    ("My refund for the chair still hasn't come through", "refunds.timing"),
+    ("my refund hasn't arrived", "refunds.bank-processing")])  # as before
 def test_stop_59_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
 
-@pytest.mark.parametrize("question", ["你们在德州有实体店吗？", "加州的天气怎么样？", "Do you have any stores in Texas?"])
-def test_a_state_named_outside_shipping_is_still_refused(kb, question):
+@pytest.mark.parametrize("question", ["你们在德州有实体店吗？", "加州的天气怎么样？", "Do you have any stores in Texas?",
+                                      "My payment failed", "My Klarna payment didn't go through"])
+def test_a_state_named_outside_shipping_or_a_failed_payment_is_still_refused(kb, question):
     assert mode_and_reason(kb, question)[0] == "refuse"
 
 
@@ -91,6 +107,9 @@ def test_stop_59_points_cover_what_is_asked(kb, question, wanted, unwanted):
      ["payment.installments", "warranty.furniture"]),
     ("Hi, the lamp I got has a dent and the shade is torn. Can I get a new one?",  # the email change, promo codes
      ["shipping.lost-damaged"]),
+    # a defect, "and also" a refund that has not come: each its own point (the lost parcels alone)
+    ("I bought a lamp last week and it flickers, and also my refund for a rug hasn't arrived. Help!",
+     ["warranty.early-defects", "refunds.timing"]),
     # neighbours: a defect asked as a return or a warranty claim keeps the early defects
     ("My new headphones stopped working after 3 weeks. Can I return them or is it a warranty thing? Who pays "
      "shipping?", ["warranty.early-defects", "returns.shipping-fees"])])
