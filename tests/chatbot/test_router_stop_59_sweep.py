@@ -47,7 +47,12 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("My card was declined but I was still charged", "payment.double-charge"),
     # a refund awaited that has not come: the refund's timing (the lost parcels, by "hasn't arrived")
     ("My refund for the chair still hasn't come through", "refunds.timing"),
-    ("my refund hasn't arrived", "refunds.bank-processing")])  # as before
+    ("my refund hasn't arrived", "refunds.bank-processing"),  # as before
+    # a refund of the wrong amount, in Chinese: the label fee deducted (the bank's time, by "到账")
+    ("退款到账了但金额不对", "returns.shipping-fees"), ("我的退款金额不对", "returns.shipping-fees"),
+    ("为什么退款少了15%？", "returns.restocking-fee"),  # as before: 15% is the restocking fee
+    # a charge for sending it back: the return label's fee (the standard shipping, by "charged for shipping")
+    ("Will I be charged for shipping it back?", "returns.shipping-fees")])
 def test_stop_59_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
