@@ -44,10 +44,22 @@ _RELATED_CATEGORIES = (frozenset({"orders", "shipping"}), frozenset({"returns", 
                        frozenset({"returns", "refunds"}), frozenset({"payment", "refunds"}))
 
 
+# A message that announces a list of problems ("I have three problems: …", "Two issues:") tells them between commas
+# too ("… my password reset link expired, my order is late, and I was charged twice" was the password reset alone;
+# stop 59's sweep); a list of questions is `outline_points.sections_asked`'s.
+_LIST_ANNOUNCED = re.compile(r"\b(two|three|four|2|3|4|a few|several|some|multiple|couple of)\s+(problems|issues)\s*:",
+                             re.I)
+_LIST_COMMA = re.compile(r"[,;]\s*(?:and\s+)?|:\s*")
+
+
 def request_parts(message: str) -> list[str]:
-    """The parts of ``message`` that may each make a request: its text split at the joining words (`_JOINER`)."""
-    return [part for part in _JOINER.split(plain_message(message)) if part.strip(" ,，.。!！?？;；")
-            and not GREETING.match(part)]
+    """The parts of ``message`` that may each make a request: its text split at the joining words (`_JOINER`), and
+    at commas after a list it announces (`_LIST_ANNOUNCED`)."""
+    plain = plain_message(message)
+    parts = _JOINER.split(plain)
+    if _LIST_ANNOUNCED.search(plain):
+        parts = [piece for part in parts for piece in _LIST_COMMA.split(part)]
+    return [part for part in parts if part.strip(" ,，.。!！?？;；") and not GREETING.match(part)]
 
 
 def _own_section(kb: KnowledgeBase, part: str, lang: str, asked: bool = False) -> tuple[Section | None, bool]:

@@ -115,6 +115,13 @@ def test_stop_59_points_cover_what_is_asked(kb, question, wanted, unwanted):
     # a defect, "and also" a refund that has not come: each its own point (the lost parcels alone)
     ("I bought a lamp last week and it flickers, and also my refund for a rug hasn't arrived. Help!",
      ["warranty.early-defects", "refunds.timing"]),
+    # a list of problems announced: each its own point, in the order told (the password reset alone)
+    ("I have three problems: my password reset link expired, my order is late, and I was charged twice.",
+     ["account.password-reset", "payment.double-charge"]),
+    ("Two issues: I can't log in, and my refund hasn't arrived", ["account.password-reset", "refunds.bank-processing"]),
+    # neighbours: a list of questions is each question's, as before
+    ("A few questions: how long do refunds take, do you ship to Canada, and can I use Klarna?",
+     ["refunds.timing", "shipping.international", "payment.installments"]),
     # neighbours: a defect asked as a return or a warranty claim keeps the early defects
     ("My new headphones stopped working after 3 weeks. Can I return them or is it a warranty thing? Who pays "
      "shipping?", ["warranty.early-defects", "returns.shipping-fees"])])
