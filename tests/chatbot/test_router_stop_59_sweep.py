@@ -52,7 +52,10 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("退款到账了但金额不对", "returns.shipping-fees"), ("我的退款金额不对", "returns.shipping-fees"),
     ("为什么退款少了15%？", "returns.restocking-fee"),  # as before: 15% is the restocking fee
     # a charge for sending it back: the return label's fee (the standard shipping, by "charged for shipping")
-    ("Will I be charged for shipping it back?", "returns.shipping-fees")])
+    ("Will I be charged for shipping it back?", "returns.shipping-fees"),
+    # a used item sent for a new one: the wrong item's free return (the adding of items; refused in Chinese)
+    ("The item I received is used, not new", "returns.shipping-fees"), ("收到的东西是旧的", "returns.shipping-fees"),
+    ("用过的东西能退吗？", "returns.condition")])  # as before: used by the customer
 def test_stop_59_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
