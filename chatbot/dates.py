@@ -69,6 +69,13 @@ def in_range(day: MonthDay, first: MonthDay, last: MonthDay) -> bool:
     return first <= day <= last if first <= last else (day >= first or day <= last)
 
 
+# A policy's date range is when an item came, for its return: a date in a message that asks no return, exchange or
+# refund ("I ordered on December 3, when will it ship?", "我12月3号下的单，什么时候发货？") holds none (stop 59's sweep: the
+# holiday returns led).
+_RETURN_ASKED = re.compile(r"\b(return|refund|exchange|send (it|them|this|that|(the|my) \w+) back)|退(?!订(?!单)|[出休])|寄回|"
+                           r"换货", re.I)
+
+
 class SectionDates:
     """The date ranges each of a list of texts states (`date_ranges`), and which of them hold a query's dates."""
 
@@ -81,7 +88,7 @@ class SectionDates:
 
     def holding_and_missing(self, query: str) -> tuple[set[int], set[int]]:
         """Indexes of the texts with a range that holds a date ``query`` names, and of those with ranges that hold
-        none of them (none where it names none)."""
-        days = dates_in(query)
+        none of them (none where it names none, or asks no return: `_RETURN_ASKED`)."""
+        days = dates_in(query) if _RETURN_ASKED.search(query) else []
         held = {i for i, ranges in enumerate(self.ranges) if any(in_range(d, *r) for d in days for r in ranges)}
         return held, {i for i, ranges in enumerate(self.ranges) if days and ranges and i not in held}

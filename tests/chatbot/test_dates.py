@@ -33,15 +33,25 @@ def test_in_range_includes_both_ends_and_runs_over_the_new_year():
 
 def test_section_dates_holding():
     dates = SectionDates([phrase_text("From November 15 to December 24."), phrase_text("Within 30 days.")])
-    assert dates.holding(phrase_text("bought on December 1")) == {0}
-    assert dates.holding(phrase_text("bought on December 28")) == set()
-    assert dates.holding(phrase_text("bought last week")) == set()
+    assert dates.holding(phrase_text("bought on December 1, can I return it?")) == {0}
+    assert dates.holding(phrase_text("bought on December 28, can I return it?")) == set()
+    assert dates.holding(phrase_text("bought last week, can I return it?")) == set()
 
 
 def test_section_dates_holding_and_missing():
     """Stop 44's sweep: the texts whose ranges hold none of the dates named ("delivered to me on December 28" got
     the holiday returns by "December"); none where no date is named, and none for a text without ranges."""
     dates = SectionDates([phrase_text("From November 15 to December 24."), phrase_text("Within 30 days.")])
-    assert dates.holding_and_missing("delivered on december 28") == (set(), {0})
-    assert dates.holding_and_missing("delivered on december 1") == ({0}, set())
-    assert dates.holding_and_missing("delivered last week") == (set(), set())
+    assert dates.holding_and_missing("delivered on december 28 can i return it") == (set(), {0})
+    assert dates.holding_and_missing("delivered on december 1 can i return it") == ({0}, set())
+    assert dates.holding_and_missing("delivered last week can i return it") == (set(), set())
+
+
+@pytest.mark.parametrize("query", ["i ordered on december 3 when will it ship", "我12月3号下的单 什么时候发货",
+                                   "delivered on december 1"])
+def test_a_date_counts_only_for_a_return(query):
+    """Stop 59's sweep: a date range is when an item came, for its return; a date in a message that asks no return,
+    exchange or refund holds none ("I ordered on December 3, when will it ship?" led with the holiday returns)."""
+    dates = SectionDates([phrase_text("From November 15 to December 24."), phrase_text("Within 30 days.")])
+    assert dates.holding_and_missing(query) == (set(), set())
+    assert dates.holding_and_missing(f"{query} 能退吗") != (set(), set())

@@ -39,6 +39,8 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("12月26日收到的礼物，1月还能退吗？", "returns.time-limit"), ("我12月28号收到的，1月还能退吗？", "returns.time-limit"),
     ("12月20日收到的礼物，1月还能退吗？", "returns.holiday-season"),  # as before: inside the range
     ("Bought something December 10, can I return it January 20?", "returns.holiday-season"),  # as before
+    # a date in a message that asks no return: not the holiday returns (they led)
+    ("I ordered on December 3, when will it ship?", "shipping.dispatch"), ("我12月3号下的单，什么时候发货？", "shipping.dispatch"),
     # a cancellation asked "if it hasn't shipped": the cancellation (the dispatch, by "hasn't shipped")
     ("Can I cancel after an hour if it hasn't shipped?", "orders.cancellation"),
     ("Can I cancel if it hasn't shipped?", "orders.cancellation"),
