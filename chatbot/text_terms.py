@@ -30,7 +30,7 @@ _STOPWORDS = frozenset(
     me my of on or our please should so still than thank thanks that the their them then there these
     they this those to us was we were what when where which who why will with would you your
     until placed u ur pls plz northwind policy policies possible possibly wondering wonder hope unfortunately
-    recently""".split()
+    recently one""".split()
 )  # every section is a policy: "What's your return shipping policy?" found the assistant's own section first
 # Contractions the policies spell out, so that "can't be returned" finds "cannot be returned".
 _CONTRACTIONS = {"can't": "cannot"}

@@ -120,6 +120,11 @@ def test_stop_59_points_cover_what_is_asked(kb, question, wanted, unwanted):
     # a defect, "and also" a refund that has not come: each its own point (the lost parcels alone)
     ("I bought a lamp last week and it flickers, and also my refund for a rug hasn't arrived. Help!",
      ["warranty.early-defects", "refunds.timing"]),
+    # "one" is no word of the promo codes' ("Only one promo code can be used per order"): it padded these with them
+    ("I ordered a blue rug and got a red one", ["returns.shipping-fees"]),
+    ("I ordered two chairs, only one came. The order says delivered. What now?", ["shipping.lost-damaged"]),
+    ("Good morning. I was charged $120 twice for one order. Can you help me understand why and when I'll get the "
+     "money back?", ["payment.double-charge", "refunds.timing", "payment.charge-timing"]),
     # a list of problems announced: each its own point, in the order told (the password reset alone)
     ("I have three problems: my password reset link expired, my order is late, and I was charged twice.",
      ["account.password-reset", "payment.double-charge"]),
