@@ -174,7 +174,11 @@ ESCALATION_RULES = {
         r"\bplease\s+(call|phone|ring)\s+me\b|\b(call|phone|ring)\s+me\s+back\b|\bgive\s+me\s+a\s+(call|ring)\b",
         # "nobody has called"
         r"\b(nobody|no\s+one|no-one)\s+(has\s+|have\s+)?(ever\s+)?(answers|answered|responds|responded|replies|"
-        r"replied|gets\s+back|got\s+back|gotten\s+back|picks\s+up|picked\s+up|called|contacted|helped|help)\b",
+        r"replied|gets\s+back|got\s+back|gotten\s+back|picks\s+up|picked\s+up|called|contacted|helped|help)\b|"
+        # the assistant's answer did not help ("that didn't help", "you're useless", "没用"; stop 59's sweep: refused)
+        r"^\W*((that|this|it)\s+(didn'?t|doesn'?t|did\s+not|does\s+not)\s+help|(you'?re|you\s+are)\s+(useless|"
+        r"no\s+help|not\s+helpful)|i('?ve|\s+have)?\s+already\s+tried\s+that)\W*$|"
+        r"^[\s,.!?，。！？]*(没用|你说的不对|没有?帮助|我已经试过了)[\s,.!?，。！？]*$",
         # "This is the third time I'm contacting you about …" (stop 58's sweep: refused)
         r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th|\d+(th)?)\s+time\s+(i'?m\s+|i\s+am\s+|i'?ve\s+|i\s+have\s+)?"
         r"(contact|contacting|contacted|writ|calling|called|asking|asked|reach|reaching|reached)",

@@ -62,7 +62,8 @@ SMALL_TALK = {
         rf"^\s*((uh|um|oh|ah|well)\W+)?({_THANKS}\W+)*(bye|goodbye|bye bye|see you|see ya|"
         r"that'?s (all|it)|that is (all|it)|i'?m done|nothing else|no more questions|"
         r"that'?s all i (needed|wanted|need)( to know)?)\W*$|"
-        r"^\s*((好的|好|明白了|知道了|懂了|谢谢你?|谢谢您|行|辛苦了)\W*)?(再见|拜拜|没有了|没事了)\W*$", re.I),
+        r"^\s*((好的|好|明白了|知道了|懂了|谢谢你?|谢谢您|行|辛苦了)\W*)?(再见|拜拜|没有了|没事了|没有?(别的|其他|其它)问题了?)\W*$",
+        re.I),
     "about": re.compile(
         r"^\s*(who are you|what are you|what can you (do( for me)?|help( me)? with)|what do you do|"
         r"are you (a|an) (bot|robot|machine|ai|computer|chatbot)|is this a (bot|robot|chatbot)|"
@@ -213,7 +214,12 @@ _MENTION = re.compile(r"(?<![\w.])[@#]\w+")
 _REFERS_BACK = re.compile(r"\b(it|this|that|they|them|these|those)\b|它|这个|那个", re.I)
 # A message that says nothing yet ("?", "...", "lol", "hmm", "哈哈"): answered as a greeting is, with what the assistant
 # helps with (stop 58's sweep: refused as out of scope, "Sorry, I can't help with that").
-_NOTHING_SAID = re.compile(r"^\W*((lol|haha+|hehe|hmm+|um+|uh+|erm|嗯+|哈哈+|呵呵)\W*)?$", re.I)
+_NOTHING_SAID = re.compile(r"^\W*((lol|haha+|hehe|hmm+|um+|uh+|erm|yo|sup|嗯+|哈哈+|呵呵)\W*)?$|"
+                           # or only that it asks ("I have a question", "I need help", "我有个问题", "你好，请问"; stop 59)
+                           r"^\W*((hi|hello|hey)\W+)?(i\s+have\s+a\s+(quick\s+)?question|(i\s+)?need\s+(some\s+)?help|"
+                           r"((can|could)\s+you\s+)?help(\s+me)?(\s+please)?|are\s+you\s+still\s+there|"
+                           r"can\s+i\s+ask\s+(you\s+)?(something|a\s+question))\W*$|"
+                           r"^\W*((你好|您好)\W*)?(我有(个|一个|几个)问题|请问|我想问一下|我想咨询一下)\W*$", re.I)
 
 
 def _small_talk(message: str) -> str | None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.router import RuleRouter
-from tests.chatbot.routing import answered_from, point_ids
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -56,8 +55,10 @@ def test_messages_are_answered_from_their_sections(kb, question, section_id):
 
 
 @pytest.mark.parametrize("question", ["Help!", "Help me please", "Can you help me?"])
-def test_a_plea_alone_is_still_the_scope(kb, question):
-    assert RuleRouter(kb).route(question).mode == "refuse"
+def test_a_plea_alone_is_greeted_with_the_scope(kb, question):
+    """A plea alone asks nothing yet: the greeting says what the assistant helps with (stop 59; refused before, with
+    the same topics after "Sorry, I can't help with that")."""
+    assert mode_and_reason(kb, question) == ("direct", "greeting")
 
 
 @pytest.mark.parametrize(("question", "wanted", "unwanted"), [

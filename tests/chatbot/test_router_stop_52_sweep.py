@@ -61,9 +61,12 @@ def test_a_how_to_follow_up_stays_one_point(kb):
     assert RuleRouter(kb).route("How do I claim?", previous="My TV stopped working.").mode == "direct"
 
 
-@pytest.mark.parametrize("question", ["can you help?", "Could you help me?", "How do I get it fixed?"])
-def test_a_plea_with_nothing_before_it_is_still_the_scope(kb, question):
-    assert RuleRouter(kb).route(question).mode == "refuse"
+@pytest.mark.parametrize(("question", "mode"), [("can you help?", "direct"), ("Could you help me?", "direct"),
+                                              ("How do I get it fixed?", "refuse")])
+def test_a_plea_with_nothing_before_it_is_greeted_or_refused(kb, question, mode):
+    """With nothing before it, a plea for help is greeted with what the assistant helps with (stop 59; refused before),
+    and a question of "it" that names nothing is refused."""
+    assert RuleRouter(kb).route(question).mode == mode
 
 
 @pytest.mark.parametrize(("question", "wanted", "unwanted"), [

@@ -137,3 +137,21 @@ def test_stop_59_points_cover_what_is_asked(kb, question, wanted, unwanted):
      "shipping?", ["warranty.early-defects", "returns.shipping-fees"])])
 def test_stop_59_outlines(kb, question, points):
     assert point_ids(kb, question) == points
+
+
+@pytest.mark.parametrize(("question", "mode_reason"), [
+    # a message that says only that it asks: the greeting, with what the assistant helps with (refused)
+    ("I have a question", ("direct", "greeting")), ("I need help", ("direct", "greeting")),
+    ("can I ask you something?", ("direct", "greeting")), ("are you still there?", ("direct", "greeting")),
+    ("yo", ("direct", "greeting")), ("我有个问题", ("direct", "greeting")), ("你好，请问", ("direct", "greeting")),
+    ("I have a question about my refund", ("sot", "overview")),  # as before: it names what it asks
+    # no other question: goodbye (refused)
+    ("谢谢，没有别的问题了", ("direct", "goodbye")),
+    # the assistant's answer did not help: a human (refused)
+    ("that didn't help", ("escalate", "human")), ("you're useless", ("escalate", "human")),
+    ("I already tried that", ("escalate", "human")), ("没用", ("escalate", "human")),
+    ("你说的不对", ("escalate", "human")),
+    ("几乎没用过，能退吗", ("direct", "policy")),  # as before: "没用" inside a word
+    ("The discount code didn't help, it was rejected", ("direct", "policy"))])
+def test_stop_59_small_talk_and_escalations(kb, question, mode_reason):
+    assert mode_and_reason(kb, question) == mode_reason
