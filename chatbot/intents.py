@@ -35,7 +35,7 @@ _DEFECT = re.compile(
     r"\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
     r"\b(not|stopped) (working|charging)\b|\bstopped (heating|cooling|spinning|responding|blowing|printing|"
     r"draining|turning on)\b|\bwent (silent|dead|dark|black|blank)\b|\bcrackl|\bcame off\b|"
-    r"\b(won'?t|doesn'?t|does not|will not) (heat|cool|spin|drain)\b|"
+    r"\b(won'?t|doesn'?t|does not|will not) (heat|cool|spin|drain|hold (a )?charge)\b|"
     r"\bdied\b|\bflicker|\bbuzz|\bbusted\b|\bno sound\b|\bdead pixels?\b|\bwobbl|"
     r"\bcracks?\b|\bonly works? (on|in|from) one side\b|\bonly (works?|charges?|turns? on) (when|if)\b|"
     r"\bpeeling\b|\bsnapped\b|\bchipping\b|\bstain(s|ed)?\b|\bsmells? (musty|moldy|mouldy|bad|weird|funny)\b|"

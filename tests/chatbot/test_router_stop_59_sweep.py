@@ -55,6 +55,8 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("为什么退款少了15%？", "returns.restocking-fee"),  # as before: 15% is the restocking fee
     # a charge for sending it back: the return label's fee (the standard shipping, by "charged for shipping")
     ("Will I be charged for shipping it back?", "returns.shipping-fees"),
+    # a battery that does not hold a charge: a defect, with the electronics' term (the double charge's "hold", "charge")
+    ("My laptop battery doesn't hold a charge, it's 10 months old", "warranty.electronics"),
     # a used item sent for a new one: the wrong item's free return (the adding of items; refused in Chinese)
     ("The item I received is used, not new", "returns.shipping-fees"), ("收到的东西是旧的", "returns.shipping-fees"),
     ("用过的东西能退吗？", "returns.condition")])  # as before: used by the customer
