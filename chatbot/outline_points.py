@@ -7,10 +7,10 @@ from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
 from chatbot.follow_ups import HOW_LONG_SECTIONS, asks_about_the_topic, asks_how_long
-from chatbot.category_overviews import OVERVIEW_POINTS, named_categories, overview_categories
-from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, REFUND_WORDS,
-                             TRANSIT_DAMAGE_SECTION, intent_hits, mentions_a_return, one_section_intent,
-                             product_told)
+from chatbot.category_overviews import (OVERVIEW_POINTS, PRODUCT_SECTIONS, named_categories, overview_categories,
+                                        product_told)
+from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, REFUND_WORDS, TRANSIT_DAMAGE_SECTION,
+                             intent_hits, mentions_a_return, one_section_intent)
 from chatbot.chinese_script import to_simplified
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
