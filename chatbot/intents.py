@@ -20,6 +20,7 @@ from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations, past_the_return_window
 from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
+from chatbot.return_words import RETURN_WORDS
 from chatbot.text_terms import split_sentences, word_terms
 
 PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it
@@ -98,7 +99,7 @@ _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CA
 
 def mentions_a_return(text: str) -> bool:
     """Whether ``text`` speaks of returning something ("I want to return it", "想退", "寄回")."""
-    return bool(_RETURN.search(to_simplified(text)))
+    return bool(RETURN_WORDS.search(to_simplified(text)))
 
 
 def says_it_shipped(text: str) -> bool:
@@ -138,11 +139,10 @@ WRONG_ITEM_SECTION = "returns.shipping-fees"
 _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
                                  "refunds.shipping-charges"})
 _BROKEN_GOODS_CATEGORIES = ("warranty", "returns")  # the other sections a product broken on arrival may lead with
-_RETURN = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?!订(?!单)|[出休])|寄回", re.I | re.A)
 REFUND_WORDS = re.compile(r"\brefund|\bmoney back\b|退款|退钱", re.I | re.A)  # a refund named
 _ONE_SECTION_INTENTS = (  # the first that matches
     ("refund", REFUND_WORDS, "refunds.timing"),
-    ("return", _RETURN, RETURN_WINDOW_SECTION),
+    ("return", RETURN_WORDS, RETURN_WINDOW_SECTION),
 )
 
 ONE_SECTION_INTENTS = frozenset(intent for intent, _, _ in _ONE_SECTION_INTENTS)
@@ -208,7 +208,7 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
         asked = asking_clauses(text)
         if not past_the_window:
             early = _DEFECT_SECTIONS[:1]
-        elif any(_RETURN.search(c) for c in asked):  # a return asked past the window: the window first ("My
+        elif any(RETURN_WORDS.search(c) for c in asked):  # a return asked past the window: the window first ("My
             early = (RETURN_WINDOW_SECTION,)  # blender broke after 2 months. Can I still return it or do I need a
         else:  # warranty claim?" got the warranty alone)
             early = ()
@@ -252,7 +252,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # an accident the coverage names ("孩子把平板摔了"), a protection plan bought ("买了延保之后坏了怎么申请？": early defects led)
         hits = lead_with(hits[0].score, hits, *(kb.get(i, lang) for i in sorted(named)))
     if (intent is None and hits and hits[0].section.id in _ASKED_OF_A_FINAL_ITEM | {NON_RETURNABLE_SECTION}
-            and not _WHEN_WORDS.search(text) and (_RETURN.search(text) or _ONE_SECTION_INTENTS[0][1].search(text))
+            and not _WHEN_WORDS.search(text) and (RETURN_WORDS.search(text) or _ONE_SECTION_INTENTS[0][1].search(text))
             and (NON_RETURNABLE_SECTION in (phrased := kb.phrase_sections(text, lang)) or "returns.process" not in
                  phrased and any(h.section.id == NON_RETURNABLE_SECTION and h.score >= FINAL_ITEM_SHARE * hits[0].score
                                  for h in hits))):
@@ -267,13 +267,13 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # other categories' words ("two weeks" found the two-factor) left out
         hits, intent = [h for h in lead if h.section.category in ("refunds", "returns")], "refund"
     if (intent is None and hits and hits[0].section.category == "returns"  # "…send the trainers back after 31 days…"
-            and hits[0].section.id != RETURN_WINDOW_SECTION and _RETURN.search(text) and past_the_window):
+            and hits[0].section.id != RETURN_WINDOW_SECTION and RETURN_WORDS.search(text) and past_the_window):
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and (hits[0].section.id not in _WRONG_ITEM_ANSWERS or hits[0].score < bar)
             and _WRONG_ITEM.search(text)):  # "You sent me a blue toaster instead of the red one": the electronics'
         # term, by "toaster"; "You sent me a blue lamp, I ordered white. What now?" refused
         hits = lead_with(max(hits[0].score, bar), hits, kb.get(WRONG_ITEM_SECTION, lang))
-    if (intent is None and hits and hits[0].section.id == _DEFECT_SECTIONS[0] and _RETURN.search(text)
+    if (intent is None and hits and hits[0].section.id == _DEFECT_SECTIONS[0] and RETURN_WORDS.search(text)
             and durations(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
         # a return told how long since and no defect: "It's been about a month since delivery, can I still return my
         # shoes?" (stop 46's sweep: the early defects, by "month")
@@ -281,7 +281,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"  # "我想退货，已经过了一个月了"
     if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and _DELIVERED.search(text)
-            and _RETURN.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))
+            and RETURN_WORDS.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))
             and TRANSIT_DAMAGE_SECTION not in kb.phrase_sections(text, lang)):  # "显示签收…没收到…还是退款？" (stop 56)
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
@@ -331,7 +331,7 @@ def _asks_money_back(text: str, best: ScoredSection) -> bool:
     restocking fee, which is for electronics in working condition ("My headphones stopped working after 2 weeks,
     can I return them?"): beside a defect, the defect's handling answers it, as it answers "I want a refund for the
     broken chair"."""
-    restocking = best.section.id == _RESTOCKING_SECTION and bool(_RETURN.search(text))
+    restocking = best.section.id == _RESTOCKING_SECTION and bool(RETURN_WORDS.search(text))
     return (best.section.id in _REQUEST_SECTIONS or restocking) and not _WHEN_WORDS.search(text)
 
 

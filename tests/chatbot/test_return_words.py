@@ -1,0 +1,15 @@
+"""The words that name a return, shared by the intents and the date ranges."""
+import pytest
+
+from chatbot.return_words import RETURN_WORDS
+
+
+@pytest.mark.parametrize("text", ["Can I return it?", "I returned a lamp", "how do I send it back", "我想return这个",
+                                  "能退吗", "退订单", "寄回去"])
+def test_a_return_is_named(text):
+    assert RETURN_WORDS.search(text)
+
+
+@pytest.mark.parametrize("text", ["How do I unsubscribe? 退订邮件", "怎么退出登录", "退休了", "Can I send it today?"])
+def test_other_words_name_no_return(text):
+    assert not RETURN_WORDS.search(text)
