@@ -173,7 +173,7 @@ def _product_named(kb: KnowledgeBase, message: str, lang: str, section_id: str) 
     """Where ``section_id`` is a product's warranty, the one the told part of ``message`` (its clauses that ask
     nothing) finds: "does it come with a warranty?" after "I want to buy a $500 couch" asks the furniture's term
     (stop 58's sweep: the electronics', which "warranty" finds first)."""
-    return product_told(kb, message, lang) or section_id if section_id in PRODUCT_SECTIONS else section_id
+    return (product_told(kb, message, lang) or section_id) if section_id in PRODUCT_SECTIONS else section_id
 
 
 def _asks_a_products_term(kb: KnowledgeBase, message: str, lang: str, question: str) -> bool:
