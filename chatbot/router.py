@@ -20,6 +20,7 @@ from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX
                                 tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, lead_with
 from chatbot.other_languages import other_language
+from chatbot.product_names import order_hits
 from chatbot.outline_points import how_to_section, phrased_besides
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
                                    questions_asked, shape_mode, without_starting_event)
@@ -120,6 +121,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     searched = kb.search(query, lang=lang, k=k) if searched is None else searched
     bar = in_scope_bar(query, lang)
     hits, intent = intent_hits(kb, question, lang, searched, bar)
+    if intent is None and (ordered := order_hits(kb, query, lang, hits, bar, k)):  # "When will the sofa ship?"
+        searched = ordered  # not the sofa's warranty (stop 60's sweep)
+        hits, intent = intent_hits(kb, question, lang, searched, bar)
     message_intent = intent  # the message's, before a follow-up takes the previous message's
     if intent in _TOPIC_INTENTS and query != message:  # a follow-up takes the previous message's intent where
         topic_hits, topic_intent = intent_hits(kb, query, lang, searched, bar)  # its own has none or is an overview
@@ -144,7 +148,11 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         own_hits, own_intent = intent_hits(kb, message, lang, own, in_scope_bar(message, lang))
         if own_intent == "defect" or (told and own_hits[0].section.id == TRANSIT_DAMAGE_SECTION):
             hits, intent = own_hits, own_intent
-    if intent is None and shape_mode(question) == "direct":
+    # one question after a story joined by "and" ("I ordered a bookshelf and it doesn't fit. Will I be charged for
+    # shipping it back?") leads with its own phrases too, not its story's (stop 60: the shipping refund, by "charged")
+    one_asked = (asked_part(question) != question and len(questions_asked(question)) == 1
+                 and kb.phrase_sections(asked_part(question), lang))
+    if intent is None and (shape_mode(question) == "direct" or one_asked):
         phrased = kb.phrase_sections(asked_part(question), lang)
         # a how-long question's phrases of what it asks, not of the event it counts from, where it has some ("How
         # long after I drop it off will I get my refund?" got the return process for "drop it off")

@@ -1,0 +1,49 @@
+"""A product named in a question that asks nothing of its warranty ("When will the sofa ship?", "Where is my couch?",
+"When will my TV be delivered?"): the products' warranty sections list product names among their keywords, so the
+name alone found them first, and the delivery the customer asks about was lost (or, "delivered" finding nothing
+better, the message was refused). Such a message is searched as if it asked about "my order"."""
+from __future__ import annotations
+
+import re
+
+from chatbot.category_overviews import PRODUCT_SECTIONS, TERM_WORDS, named_categories
+from chatbot.knowledge import KnowledgeBase, ScoredSection
+
+# What a named product, one or two words after a determiner, may be ("the sofa", "my coffee maker", "a new TV").
+_NAMED_THING = re.compile(r"\b(?:the|my|a|an|this|that|our|these|those)\s+((?:[a-z-]+\s+)?[a-z-]+)\b", re.I)
+# The warranty asked of without its name: how long a product lasts or is covered, its repair or protection.
+_WARRANTY_ASKED = re.compile(r"\bcover(s|ed|age)?\b|\blasts?\b|\bguarant|\bprotect|\brepair|\bfix|\bdefect|\bbroke|\bdamage",
+                             re.I)
+
+
+def _is_a_product(kb: KnowledgeBase, words: str) -> bool:
+    hits = kb.search(words, lang="en", k=1)
+    return bool(hits) and hits[0].section.id in PRODUCT_SECTIONS
+
+
+def as_an_order(kb: KnowledgeBase, text: str) -> str:
+    """English ``text`` with each product it names (a determiner and the words that find a product's warranty first:
+    "the sofa", "my coffee maker") said as "my order"; ``text`` itself where it names none."""
+    def order(match: re.Match) -> str:
+        first, *second = match.group(1).split()
+        if _is_a_product(kb, first):  # "the sofa ship": the sofa
+            return " ".join(["my order", *second])
+        return "my order" if second and _is_a_product(kb, match.group(1)) else match.group()  # "my coffee maker"
+    return _NAMED_THING.sub(order, text)
+
+
+def order_hits(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection], bar: float,
+               k: int) -> list[ScoredSection] | None:
+    """The hits of English ``text`` searched as if it asked about "my order" (`as_an_order`), where its best of
+    ``hits`` is a product's warranty, it asks nothing of a warranty (no warranty named, no term, cover, repair or
+    defect), and the order's search finds a best hit of another category over the in-scope ``bar``. None otherwise,
+    the message's own hits answering."""
+    if (lang != "en" or not hits or hits[0].section.id not in PRODUCT_SECTIONS or "warranty" in named_categories(text)
+            or TERM_WORDS.search(text) and not re.search(r"\b(deliver|ship|arriv)", text, re.I)
+            or _WARRANTY_ASKED.search(text)):
+        return None
+    ordered = as_an_order(kb, text)
+    found = kb.search(ordered, lang=lang, k=k) if ordered != text else []
+    if not found or found[0].section.category == "warranty" or found[0].score < bar:
+        return None
+    return found

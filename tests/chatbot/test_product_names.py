@@ -1,0 +1,33 @@
+"""A product named in a question that asks nothing of its warranty is searched as "my order"."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.knowledge import in_scope_bar
+from chatbot.product_names import as_an_order, order_hits
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("When will the sofa ship?", "When will my order ship?"),
+    ("Where is my new couch?", "Where is my order?"),
+    ("When will my coffee maker arrive?", "When will my order arrive?"),
+    ("When will my order arrive?", "When will my order arrive?"),  # no product
+    ("Can I return the item?", "Can I return the item?")])
+def test_a_named_product_is_said_as_my_order(kb, text, said):
+    assert as_an_order(kb, text) == said
+
+
+def test_order_hits_replace_a_warranty_found_by_the_product_alone(kb):
+    text = "When will my TV be delivered?"
+    hits = kb.search(text, lang="en", k=8)
+    assert hits[0].section.id == "warranty.electronics"
+    found = order_hits(kb, text, "en", hits, in_scope_bar(text, "en"), 8)
+    assert found and found[0].section.id == "shipping.standard"
+
+
+@pytest.mark.parametrize("text", ["How long is the warranty on my TV?", "Is my sofa covered?",
+                                  "How long will my sofa last?", "沙发什么时候发货？"])
+def test_a_warranty_asked_or_chinese_keeps_its_hits(kb, text):
+    lang = "zh" if "沙发" in text else "en"
+    hits = kb.search(text, lang=lang, k=8)
+    assert order_hits(kb, text, lang, hits, in_scope_bar(text, lang), 8) is None
