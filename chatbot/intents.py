@@ -266,6 +266,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         lead = lead_with(INTENT_LEAD * max(hits[0].score, bar), hits, *(kb.get(i, lang) for i in REFUND_SECTIONS))
         # other categories' words ("two weeks" found the two-factor) left out
         hits, intent = [h for h in lead if h.section.category in ("refunds", "returns")], "refund"
+    elif hits and hits[0].section.category == "refunds" and _REFUND_AWAITED.search(text):  # no parcel: "退款10天了还没到"
+        hits = [h for h in hits if h.section.id != TRANSIT_DAMAGE_SECTION]  # (the lost parcels by "还没到", stop 60)
     if (intent is None and hits and hits[0].section.category == "returns"  # "…send the trainers back after 31 days…"
             and hits[0].section.id != RETURN_WINDOW_SECTION and RETURN_WORDS.search(text) and past_the_window):
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"

@@ -1,11 +1,17 @@
 """Stop 60's sweep (where an order is and when it comes, asked of a product by name; one question after a story
-joined by "and"): the messages the rule router answered from the wrong section, refused or outlined without the
+joined by "and"; a refund awaited; whom to call; a warranty's receipt; "发货到"): the messages the rule router answered from the wrong section, refused or outlined without the
 point asked, each from its own section now, and the neighbours that must not move (no model)."""
 from __future__ import annotations
 
 import pytest
 
+from chatbot.router import RuleRouter
 from tests.chatbot.routing import answered_from, point_ids
+
+
+def hits_of(kb, question):
+    """The ids of the sections the rule router ranks for ``question``."""
+    return [h.section.id for h in RuleRouter(kb).route(question).hits]
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -42,7 +48,21 @@ from tests.chatbot.routing import answered_from, point_ids
     ("Can my order be delivered on Saturday?", "shipping.dispatch"),
     ("什么时候能收到货？", "shipping.standard"), ("我的包裹在路上吗？", "shipping.tracking"),
     # neighbours: a refund coming back is not a delivery
-    ("when will it come back?", None), ("Where is my refund?", "refunds.bank-processing")])
+    ("when will it come back?", None), ("Where is my refund?", "refunds.bank-processing"),
+    # the shipping charge asked back, after a story (the lost parcels, the express shipping)
+    ("My order was late and I missed the party. Can I get a refund of the shipping?", "refunds.shipping-charges"),
+    ("I ordered express and it's still not here. Will I get the express fee back?", "refunds.shipping-charges"),
+    # whom to call (refused); a return rejected (what to do after shipment); a warranty's receipt (refused in Chinese)
+    ("Who do I call for help?", "contact.human-agents"), ("My return was rejected", "returns.condition"),
+    ("退货被拒绝了", "returns.condition"), ("保修需要发票吗？", "warranty.claims"), ("没有发票能保修吗", "warranty.claims"),
+    ("Can I claim the warranty without a receipt?", "warranty.claims"),
+    ("能开发票吗", None),  # as before: an invoice is no policy's
+    # "发货到" (ship to) names no place abroad: a US state is the standard shipping's (the international shipping)
+    ("你们发货到加州吗？", "shipping.standard"), ("发货到加拿大吗？", "shipping.international"),
+    ("能发货到国外吗", "shipping.international"), ("Do you ship to Puerto Rico?", "shipping.international"),
+    ("你们发货到波多黎各吗？", "shipping.international"),  # as before, by its name now
+    # a refund awaited is no parcel: the bank's time leads, as before
+    ("退款10天了还没到", "refunds.bank-processing"), ("退款都两周了还没收到", "refunds.bank-processing")])
 def test_stop_60_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -58,3 +78,12 @@ def test_stop_60_sweep_messages_are_answered_from_their_sections(kb, question, s
      ["orders.adding-items", "shipping.dispatch", "orders.after-shipment", "orders.address-change"])])
 def test_stop_60_outlines(kb, question, points):
     assert point_ids(kb, question) == points
+
+
+@pytest.mark.parametrize("question", ["退款10天了还没到", "My refund hasn't arrived"])
+def test_a_refund_awaited_has_no_lost_parcel_among_its_hits(kb, question):
+    assert "shipping.lost-damaged" not in hits_of(kb, question)
+
+
+def test_a_state_shipped_to_keeps_the_standard_shipping_in_its_outline(kb):
+    assert point_ids(kb, "你们发货到加州吗？多久能到？")[0] == "shipping.standard"  # the international shipping led
