@@ -7,9 +7,10 @@ import re
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations
 from chatbot.category_overviews import named_categories
-from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, intent_hits, says_it_shipped
+from chatbot.intents import OUT_OF_SCOPE_SECTION, PRODUCT_SECTIONS, intent_hits
 from chatbot.knowledge import KnowledgeBase, ScoredSection, Section, in_scope_bar, lead_with
 from chatbot.message_shape import asking_clauses, clauses, is_open_question
+from chatbot.order_events import says_it_shipped
 from chatbot.text_terms import tokenize, word_terms
 
 # A follow-up ("How much does it cost?" after "Do you offer express shipping?") is read with the customer's

@@ -1,6 +1,6 @@
-"""Guards around the model: input limits, escalation and refusal rules (their patterns: `guard_patterns.py`),
-number grounding, length caps, PII masking and leak detection. Pure functions, no model, no global state;
-each returns enough (a reason code, a list of offenders) for the caller to count."""
+"""Guards around the model: input limits, escalation and refusal rules (their patterns: `guard_patterns.py` and
+`refusal_patterns.py`), number grounding, length caps, PII masking and leak detection. Pure functions, no model, no
+global state; each returns enough (a reason code, a list of offenders) for the caller to count."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from decimal import Decimal, InvalidOperation
 from typing import NamedTuple
 
 from chatbot.chinese_script import to_simplified
-from chatbot.guard_patterns import ESCALATION_RULES, REFUSAL_RULES
+from chatbot.guard_patterns import ESCALATION_RULES
+from chatbot.refusal_patterns import REFUSAL_RULES
 from chatbot.text_terms import split_sentences
 
 STORE_PHONE = "1-800-555-0199"

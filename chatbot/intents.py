@@ -20,6 +20,7 @@ from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations, past_the_return_window
 from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
+from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED
 from chatbot.return_words import RETURN_WORDS
 from chatbot.text_terms import split_sentences, word_terms
 
@@ -59,15 +60,6 @@ _DEFECT_SUPPOSED = re.compile(r"(如果|要是|万一|假如)(它|东西)?是?�
 # The customer's phone, a device, not a phone number or call ("my phone number changed").
 _PHONE = re.compile(r"\b(my|the|this) (smart)?phone\b(?! (number|no\b|call|line|support))|\biphone\b|手机(?!号)", re.I)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
-# A product broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了", "The chair arrived broken", "came with a rip")
-# was damaged in transit; not one that broke a while after ("收到一周后坏了"; "came with a broken leg" is a keyword).
-_ARRIVED_BROKEN = re.compile(r"(到了|到货|收到|送到|送来|寄到)[^。！？!?后]{0,10}?(坏|断|裂|碎|破|变形|凹)|"
-                             r"\b(arrived|came|showed up)( \w+){0,2} (broken|broke|cracked|damaged|smashed|shattered|"
-                             r"dented|split|scratched|torn|ripped|bent|chipped)\b|"
-                             # "the lamp I got has a dent" too (stop 59's sweep: refused)
-                             r"\b((arrived|came|showed up) with|(i|we) (just )?(got|received)( \w+){0,2} "
-                             r"(has|had|have)) (a |an )?(\w+ )?(rip|tear|hole|scratch|dent|crack|chip)s?\b|"
-                             r"\b(broken|cracked|damaged|smashed) \w+ (that|which) (arrived|came)\b", re.I)
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"
 CANCELLATION_SECTION = "orders.cancellation"
@@ -78,20 +70,6 @@ _ASKED_OF_A_FINAL_ITEM = frozenset({"refunds.timing", CANCELLATION_SECTION, "ret
 FINAL_ITEM_SHARE = 0.7  # the non-returnable items scoring this share of such a best hit name one; tied atop a ranking
 _TIED = 0.99  # by score (a follow-up's may put its topic first), "Can I return this item?" names none ("item" alone)
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
-# A delivered order is past cancelling: "I changed my mind about the sofa, it was delivered yesterday" is a return.
-_DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barrived\b|"
-                        r"\b(it|they|order|package|parcel) came\b|已经(送到|签收|收到)|已(签收|送达)|送到了|收到了|收到货", re.I)
-# An order that has shipped ("It already shipped", "已经发货了"); "hasn't shipped", "if it's shipped", "还没发货" not.
-_SHIPPED = re.compile(r"(?<!\bif )(?<!\bonce )(?<!\bwhen )\b(already|has|have|it'?s|was|were) (been )?"
-                      r"(shipped|dispatched)\b|\b(it|they|order) (already )?(shipped|dispatched)\b|已经发货|已发货|发货了|"
-                      r"发出了|已经出货|已出货|出货了|发出去了|寄出去了|已经寄出", re.I)
-# ... and one that has not, asked of cancelling ("Is it too late to cancel? I ordered 3 hours ago but it hasn't").
-_NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?"
-                          r"(shipped|dispatched)\b|还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)
-_CANCEL = re.compile(r"\bcancel|取消", re.I)
-# Charged already, for an order cancelled: the authorization hold that drops off, not the free cancellation
-# ("I was charged for an order I cancelled within 10 minutes. When will that money come back?"; stop 51).
-_CHARGED = re.compile(r"\b(was|were|been|got|still) (charged|billed)\b|\bcharged me\b|扣了|已扣|已经扣|被扣|扣款了", re.I)
 HOLD_SECTION = "payment.double-charge"
 _DELIVERY_TIME_SECTIONS = frozenset({"shipping.standard", "shipping.express"})  # "how long" and "how much" find them
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION})
@@ -100,11 +78,6 @@ _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CA
 def mentions_a_return(text: str) -> bool:
     """Whether ``text`` speaks of returning something ("I want to return it", "想退", "寄回")."""
     return bool(RETURN_WORDS.search(to_simplified(text)))
-
-
-def says_it_shipped(text: str) -> bool:
-    """Whether ``text`` says the order has shipped ("It already shipped", "It was dispatched", "已经发货了")."""
-    return bool(_SHIPPED.search(to_simplified(text)))
 
 
 _SINCE_BOUGHT = re.compile(r"买了|收到|到货|签收|送达|用了|过了|\b(bought|got it|received|had it|delivered|it'?s been|it has "
@@ -236,12 +209,12 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     "运费能退吗？", the parcels damaged in transit for "It arrived broken"). Another category's section joins
     the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
     ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in. A product broken when
-    it came (`_ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score, or, where they are the
+    it came (`ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score, or, where they are the
     best hit, at least at the ``bar`` ("收到的杯子碎了"); a cancellation of an
-    order that was delivered (`_DELIVERED`) is past cancelling: the return window and what to do after shipment; a
+    order that was delivered (`DELIVERED`) is past cancelling: the return window and what to do after shipment; a
     return of an order that arrived ("My order arrived yesterday, can I return it?") is the return window's; a return
     sent with no word since (`_RETURN_SENT`, `_NO_WORD_SINCE`: "I returned it two weeks ago and still no refund") is
-    the refund's: its timing, then the bank's; a cancellation of an order that has not shipped (`_NOT_SHIPPED`) is
+    the refund's: its timing, then the bank's; a cancellation of an order that has not shipped (`NOT_SHIPPED`) is
     the cancellation's."""
     text = to_simplified(question)
     past_the_window = past_the_return_window(text)
@@ -276,35 +249,35 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # term, by "toaster"; "You sent me a blue lamp, I ordered white. What now?" refused
         hits = lead_with(max(hits[0].score, bar), hits, kb.get(WRONG_ITEM_SECTION, lang))
     if (intent is None and hits and hits[0].section.id == _DEFECT_SECTIONS[0] and RETURN_WORDS.search(text)
-            and durations(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))):
+            and durations(text) and not (_DEFECT.search(text) or ARRIVED_BROKEN.search(text))):
         # a return told how long since and no defect: "It's been about a month since delivery, can I still return my
         # shoes?" (stop 46's sweep: the early defects, by "month")
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"  # "我想退货，已经过了一个月了"
-    if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and _DELIVERED.search(text)
-            and RETURN_WORDS.search(text) and not (_DEFECT.search(text) or _ARRIVED_BROKEN.search(text))
+    if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and DELIVERED.search(text)
+            and RETURN_WORDS.search(text) and not (_DEFECT.search(text) or ARRIVED_BROKEN.search(text))
             and TRANSIT_DAMAGE_SECTION not in kb.phrase_sections(text, lang)):  # "显示签收…没收到…还是退款？" (stop 56)
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and hits[0].section.id in (CANCELLATION_SECTION, "refunds.timing")
-            and _CANCEL.search(text) and _CHARGED.search(text)):  # charged for an order cancelled: the hold, and
+            and CANCEL.search(text) and CHARGED.search(text)):  # charged for an order cancelled: the hold, and
         # not the refund timing of a return that "money back" names
         hits = [h for h in lead_with(hits[0].score, hits, kb.get(HOLD_SECTION, lang))
                 if h.section.id != "refunds.timing"]
-    if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _DELIVERED.search(text):
+    if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and DELIVERED.search(text):
         # past cancelling: the return window, and what to do after shipment, in the cancellation's place
         lead = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang), kb.get(AFTER_SHIPMENT_SECTION, lang))
         hits, intent = [h for h in lead if h.section.id != CANCELLATION_SECTION], "return"
-    elif intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and _SHIPPED.search(text):
+    elif intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and SHIPPED.search(text):
         # shipped, not yet delivered: what to do after shipment leads, the cancellation's "has not shipped" next
         hits, intent = lead_with(hits[0].score, hits, kb.get(AFTER_SHIPMENT_SECTION, lang)), "return"
-    elif (intent is None and hits and hits[0].section.id in _NOT_YET_CANCELLING and _CANCEL.search(text)
-          and _NOT_SHIPPED.search(text) and not _SHIPPED.search(text)):
+    elif (intent is None and hits and hits[0].section.id in _NOT_YET_CANCELLING and CANCEL.search(text)
+          and NOT_SHIPPED.search(text) and not SHIPPED.search(text)):
         # not shipped yet ("too late" found what to do after shipment, "shipped" the dispatch): the cancellation leads,
         # ahead of the dispatch's keyword phrase ("Is it too late to cancel if the order has not shipped?")
         hits, intent = lead_with(hits[0].score, hits, kb.get(CANCELLATION_SECTION, lang)), "cancel"
-    if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and _ARRIVED_BROKEN.search(text)
+    if (hits and hits[0].section.id != TRANSIT_DAMAGE_SECTION and ARRIVED_BROKEN.search(text)
             and not past_the_window):  # the damaged parcels join, second
         damaged = ScoredSection(kb.get(TRANSIT_DAMAGE_SECTION, lang), hits[0].score)
         rest = [h for h in hits[1:] if h.section.id != TRANSIT_DAMAGE_SECTION]
@@ -314,7 +287,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         ours = hits[0].section.category in _BROKEN_GOODS_CATEGORIES and hits[0].section.id not in PRODUCT_SECTIONS
         lead = max(damaged.score, bar) if hits[0].score >= bar else INTENT_LEAD * bar
         hits = [hits[0], damaged] + rest if ours else [damaged._replace(score=lead), hits[0]] + rest
-    elif hits and hits[0].section.id == TRANSIT_DAMAGE_SECTION and hits[0].score < bar and _ARRIVED_BROKEN.search(text):
+    elif hits and hits[0].section.id == TRANSIT_DAMAGE_SECTION and hits[0].score < bar and ARRIVED_BROKEN.search(text):
         hits = [ScoredSection(hits[0].section, bar)] + hits[1:]  # "收到的杯子碎了" (refused: 10.3 against 12.0)
     return hits, intent
 
@@ -395,7 +368,7 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                                                  or _found_by_a_word(kb, text, lang, hits)
                                                  or _claim_and_coverage(text, hits, bar)
                                                  or _dated_defect(text, hits[0], past_the_window)
-                                                 or _DEFECT_SUPPOSED.search(text) and not _ARRIVED_BROKEN.search(text)
+                                                 or _DEFECT_SUPPOSED.search(text) and not ARRIVED_BROKEN.search(text)
                                                  or hits[0].section.id in by_common_words | {"returns.exchanges"})))
     if intent is None or (specific and intent != "overview"):
         return hits, None

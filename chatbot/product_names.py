@@ -12,8 +12,8 @@ from chatbot.knowledge import KnowledgeBase, ScoredSection
 # What a named product, one or two words after a determiner, may be ("the sofa", "my coffee maker", "a new TV").
 _NAMED_THING = re.compile(r"\b(?:the|my|a|an|this|that|our|these|those)\s+((?:[a-z-]+\s+)?[a-z-]+)\b", re.I)
 # The warranty asked of without its name: how long a product lasts or is covered, its repair or protection.
-_WARRANTY_ASKED = re.compile(r"\bcover(s|ed|age)?\b|\blasts?\b|\bguarant|\bprotect|\brepair|\bfix|\bdefect|\bbroke|\bdamage",
-                             re.I)
+_WARRANTY_ASKED = re.compile(r"\bcover(s|ed|age)?\b|\blasts?\b|\bguarant|\bprotect|\brepair|\bfix|\bdefect|"
+                             r"\bbroke|\bdamage", re.I)
 
 
 def _is_a_product(kb: KnowledgeBase, words: str) -> bool:

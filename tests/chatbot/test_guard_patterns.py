@@ -1,5 +1,6 @@
-"""The escalation and refusal patterns (`chatbot/guard_patterns.py`), through `guard.escalation_reason` and
-`guard.refusal_reason`: messages that must reach a human or be refused, and policy questions that must not."""
+"""The escalation and refusal patterns (`chatbot/guard_patterns.py`, `chatbot/refusal_patterns.py`), through
+`guard.escalation_reason` and `guard.refusal_reason`: messages that must reach a human or be refused, and policy
+questions that must not."""
 
 import pytest
 

@@ -17,7 +17,7 @@ from tests.chatbot.routing import answered_from
     ("Moved last week, order already shipped to my old place, what now?", "orders.after-shipment"),  # adding items
     ("东西已经在路上了，我不想要了怎么办？", "orders.after-shipment"),  # the cancellation, by 不想要了
     ("搬家了，但是订单已经寄到旧地址了", "orders.after-shipment"),  # the address change, by 搬家
-    # what to do after shipment, by "too late", for an order that has not shipped (`intents._NOT_SHIPPED`)
+    # what to do after shipment, by "too late", for an order that has not shipped (`order_events.NOT_SHIPPED`)
     ("Is it too late to cancel? I ordered 3 hours ago but it hasn't shipped", "orders.cancellation"),
     ("Too late to cancel? It hasn't shipped yet", "orders.cancellation"),
     ("How do I get a return label?", "returns.process"),  # the label's fee

@@ -10,7 +10,7 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
-    # the dispatch, by its phrase "has not shipped" (`intents._NOT_SHIPPED` had put the cancellation first)
+    # the dispatch, by its phrase "has not shipped" (`order_events.NOT_SHIPPED` had put the cancellation first)
     ("Is it too late to cancel if the order has not shipped?", "orders.cancellation"),
     ("Can I use two gift cards on one order?", "payment.methods"),  # the promo codes ("one per order")
     ("Why did I get store credit instead of money back?", "refunds.method"),  # the refund's timing, by "money back"

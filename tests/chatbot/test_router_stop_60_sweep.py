@@ -1,6 +1,7 @@
 """Stop 60's sweep (where an order is and when it comes, asked of a product by name; one question after a story
-joined by "and"; a refund awaited; whom to call; a warranty's receipt; "发货到"): the messages the rule router answered from the wrong section, refused or outlined without the
-point asked, each from its own section now, and the neighbours that must not move (no model)."""
+joined by "and"; a refund awaited; whom to call; a warranty's receipt; "发货到"): the messages the rule router
+answered from the wrong section, refused or outlined without the point asked, each from its own section now, and the
+neighbours that must not move (no model)."""
 from __future__ import annotations
 
 import pytest
@@ -28,7 +29,8 @@ def hits_of(kb, question):
     ("Can the sofa be delivered on Saturday?", "shipping.dispatch"),
     # neighbours: a warranty asked of the product keeps it
     ("How long is the warranty on my sofa?", "warranty.furniture"), ("Is my TV covered?", "warranty.coverage"),
-    ("Does the sofa come with a warranty?", "warranty.furniture"), ("How long will my sofa last?", "warranty.furniture"),
+    ("Does the sofa come with a warranty?", "warranty.furniture"),
+    ("How long will my sofa last?", "warranty.furniture"),
     ("Is the frame of the bed guaranteed?", "warranty.furniture"), ("How long for the TV?", "warranty.electronics"),
     ("What if my sofa breaks?", "warranty.early-defects"),
     ("Can I buy a protection plan for my TV?", "warranty.protection-plan"),

@@ -1,0 +1,24 @@
+"""What a message tells has happened to its order."""
+from __future__ import annotations
+
+import pytest
+
+from chatbot.order_events import ARRIVED_BROKEN, CHARGED, DELIVERED, NOT_SHIPPED, says_it_shipped
+
+
+@pytest.mark.parametrize(("text", "shipped"), [
+    ("It already shipped", True), ("It was dispatched this morning", True), ("已经發貨了", True),  # traditional too
+    ("It hasn't shipped yet", False), ("What if it's shipped?", False), ("还没发货", False)])
+def test_says_it_shipped(text, shipped):
+    assert says_it_shipped(text) is shipped
+
+
+@pytest.mark.parametrize(("pattern", "text", "found"), [
+    (NOT_SHIPPED, "Is it too late to cancel? It hasn't shipped", True), (NOT_SHIPPED, "It shipped", False),
+    (DELIVERED, "it was delivered yesterday", True), (DELIVERED, "已经签收了", True),
+    (DELIVERED, "When will it be delivered?", False),
+    (ARRIVED_BROKEN, "The chair arrived broken", True), (ARRIVED_BROKEN, "收到的时候就裂了", True),
+    (ARRIVED_BROKEN, "the lamp I got has a dent", True), (ARRIVED_BROKEN, "收到一周后坏了", False),
+    (CHARGED, "I was charged for an order I cancelled", True), (CHARGED, "Will I be charged?", False)])
+def test_order_event_patterns(pattern, text, found):
+    assert bool(pattern.search(text)) is found
