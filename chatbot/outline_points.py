@@ -14,6 +14,7 @@ from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, REFUND_W
 from chatbot.chinese_script import to_simplified
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 from chatbot.message_shape import asking_clauses, clauses, plain_message, questions_asked
+from chatbot.product_names import order_hits
 
 MAX_POINTS = 4
 # A key point's section needs this share of the best section's retrieval score: a lower bar in the best
@@ -141,6 +142,8 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
             asked.setdefault(how_long, n)  # "要几天？" beside a refund
             continue
         hits, bar = kb.search(question, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(question, lang)
+        if ordered := order_hits(kb, question, lang, hits, bar, OVERVIEW_POINTS):  # "When will my TV be delivered?"
+            question, hits = ordered  # asks of the delivery, not of the TV's warranty (stop 60's sweep)
         under_bar = not hits or hits[0].score < bar
         if under_bar and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
             asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son,": the return window

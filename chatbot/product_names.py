@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from chatbot.category_overviews import PRODUCT_SECTIONS, TERM_WORDS, named_categories
-from chatbot.knowledge import KnowledgeBase, ScoredSection
+from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar
 
 # What a named product, one or two words after a determiner, may be ("the sofa", "my coffee maker", "a new TV").
 _NAMED_THING = re.compile(r"\b(?:the|my|a|an|this|that|our|these|those)\s+((?:[a-z-]+\s+)?[a-z-]+)\b", re.I)
@@ -33,8 +33,8 @@ def as_an_order(kb: KnowledgeBase, text: str) -> str:
 
 
 def order_hits(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection], bar: float,
-               k: int) -> list[ScoredSection] | None:
-    """The hits of English ``text`` searched as if it asked about "my order" (`as_an_order`), where its best of
+               k: int) -> tuple[str, list[ScoredSection]] | None:
+    """English ``text`` said as if it asked about "my order" (`as_an_order`) and its top ``k`` hits, where its best of
     ``hits`` is a product's warranty, it asks nothing of a warranty (no warranty named, no term, cover, repair or
     defect), and the order's search finds a best hit of another category over the in-scope ``bar``. None otherwise,
     the message's own hits answering."""
@@ -46,4 +46,15 @@ def order_hits(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection
     found = kb.search(ordered, lang=lang, k=k) if ordered != text else []
     if not found or found[0].section.category == "warranty" or found[0].score < bar:
         return None
-    return found
+    return ordered, found
+
+
+def deliveries_asked(kb: KnowledgeBase, questions: list[str], lang: str, k: int) -> list[ScoredSection]:
+    """The best hit of each of ``questions`` that `order_hits` searches as "my order" ("When will my sofa arrive,"
+    beside "can I return it?": the standard shipping, which the message's own search, led by the sofa's warranty
+    and the return, missed): each a point the outline asks for (`outline_points.sections_asked`)."""
+    asked = []
+    for question in questions:
+        ordered = order_hits(kb, question, lang, kb.search(question, lang=lang, k=k), in_scope_bar(question, lang), k)
+        asked += ordered[1][:1] if ordered else []
+    return asked

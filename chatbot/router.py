@@ -20,7 +20,7 @@ from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX
                                 tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, lead_with
 from chatbot.other_languages import other_language
-from chatbot.product_names import order_hits
+from chatbot.product_names import deliveries_asked, order_hits
 from chatbot.outline_points import how_to_section, phrased_besides
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
                                    questions_asked, shape_mode, without_starting_event)
@@ -122,7 +122,7 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
     bar = in_scope_bar(query, lang)
     hits, intent = intent_hits(kb, question, lang, searched, bar)
     if intent is None and (ordered := order_hits(kb, query, lang, hits, bar, k)):  # "When will the sofa ship?"
-        searched = ordered  # not the sofa's warranty (stop 60's sweep)
+        _, searched = ordered  # not the sofa's warranty (stop 60's sweep)
         hits, intent = intent_hits(kb, question, lang, searched, bar)
     message_intent = intent  # the message's, before a follow-up takes the previous message's
     if intent in _TOPIC_INTENTS and query != message:  # a follow-up takes the previous message's intent where
@@ -203,6 +203,9 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         elif how_to not in {h.section.id for h in hits}:  # a point the outline asks for (`sections_asked`) where
             # the search missed it: "我想退一条两周前买的地毯，怎么申请？退款多久到账？" (a return, told in bigrams it finds none)
             hits = [*hits, ScoredSection(kb.get(how_to, lang), bar)]
+    if len(asked := questions_asked(question)) >= 2:  # a delivery asked of a product by name, beside other questions
+        found = {h.section.id for h in hits}  # (stop 60's sweep: "When will my sofa arrive, and can I return it …?")
+        hits = hits + [h._replace(score=bar) for h in deliveries_asked(kb, asked, lang, k) if h.section.id not in found]
     if ships_abroad(kb, question, hits, intent, lang, message, followed):
         # "express to Canada?" too; the domestic times and prices, which a place abroad does not get, only where the
         # message names them ("ship to Canada and how much" had the standard and express shipping's, stop 44's sweep);

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.knowledge import in_scope_bar
-from chatbot.product_names import as_an_order, order_hits
+from chatbot.product_names import as_an_order, deliveries_asked, order_hits
 
 
 @pytest.mark.parametrize(("text", "said"), [
@@ -21,8 +21,13 @@ def test_order_hits_replace_a_warranty_found_by_the_product_alone(kb):
     text = "When will my TV be delivered?"
     hits = kb.search(text, lang="en", k=8)
     assert hits[0].section.id == "warranty.electronics"
-    found = order_hits(kb, text, "en", hits, in_scope_bar(text, "en"), 8)
-    assert found and found[0].section.id == "shipping.standard"
+    said, found = order_hits(kb, text, "en", hits, in_scope_bar(text, "en"), 8)
+    assert said == "When will my order be delivered?" and found[0].section.id == "shipping.standard"
+
+
+def test_deliveries_asked_are_the_questions_said_of_an_order(kb):
+    questions = ["When will my sofa arrive,", "can I return it if I don't like it?"]
+    assert [h.section.id for h in deliveries_asked(kb, questions, "en", 8)] == ["shipping.standard"]
 
 
 @pytest.mark.parametrize("text", ["How long is the warranty on my TV?", "Is my sofa covered?",

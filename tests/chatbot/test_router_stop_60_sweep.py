@@ -74,6 +74,18 @@ def test_stop_60_sweep_messages_are_answered_from_their_sections(kb, question, s
     # "charged")
     ("Hello, I ordered a bookshelf last week and it doesn't fit my room. Will I be charged for shipping it back?",
      ["returns.shipping-fees", "returns.exchanges", "returns.process"]),
+    # a delivery asked of a product by name beside other questions: the delivery's section (the product's warranty,
+    # or no point at all for it)
+    ("When will my sofa arrive, and can I return it if I don't like it?", ["shipping.standard", "returns.time-limit"]),
+    ("When will my TV be delivered? Does it come with a warranty?", ["shipping.standard", "warranty.electronics"]),
+    ("Is my laptop on its way? Also how do I change my email?", ["shipping.tracking", "account.email-change"]),
+    ("Can the sofa be delivered on Saturday, and do you charge extra?", ["shipping.dispatch", "payment.charge-timing"]),
+    ("Where is my couch? It was supposed to arrive yesterday. Can I cancel?",
+     ["shipping.lost-damaged", "orders.cancellation", "shipping.tracking"]),
+    ("You expect me to keep the box?? I threw it out. Can I still return the chair or not?", ["returns.condition"]),
+    # neighbours: a product's warranty asked beside its delivery keeps it; no product, as before
+    ("沙发什么时候到？可以分期吗？", ["shipping.standard", "payment.installments"]),
+    ("How long does shipping take and can I track it?", ["shipping.standard", "shipping.tracking"]),
     # neighbours: a question without a phrase of its own keeps the search's order
     ("I'm a teacher and ordered a bunch of classroom supplies yesterday afternoon. This morning I remembered we also "
      "need a whiteboard. The order hasn't shipped. Can I just add the whiteboard to the same order?",
