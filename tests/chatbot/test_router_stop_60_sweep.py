@@ -63,6 +63,15 @@ def hits_of(kb, question):
     ("你们发货到加州吗？", "shipping.standard"), ("发货到加拿大吗？", "shipping.international"),
     ("能发货到国外吗", "shipping.international"), ("Do you ship to Puerto Rico?", "shipping.international"),
     ("你们发货到波多黎各吗？", "shipping.international"),  # as before, by its name now
+    # a large city abroad by name: the international shipping (the standard shipping's price, refused alone)
+    ("I live in Toronto. Can I order from you, and how much will customs cost?", "shipping.international"),
+    ("I'm in Toronto, can you ship here?", "shipping.international"),
+    ("Do you ship to London?", "shipping.international"),
+    ("What's the weather in Paris?", None),  # as before: no policy's question
+    # how the money comes back: where refunds go (the refund timing)
+    ("I paid with Klarna. If I return the item, how will I get my money back?", "refunds.method"),
+    ("I paid $120 with Klarna for a lamp. I want to return it. How will I get my money back?", "refunds.method"),
+    ("When will I get my money back?", "refunds.timing"),  # as before: when, not how
     # a refund awaited is no parcel: the bank's time leads, as before
     ("退款10天了还没到", "refunds.bank-processing"), ("退款都两周了还没收到", "refunds.bank-processing")])
 def test_stop_60_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
