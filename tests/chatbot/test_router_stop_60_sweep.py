@@ -92,6 +92,16 @@ def test_stop_60_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("Where is my couch? It was supposed to arrive yesterday. Can I cancel?",
      ["shipping.lost-damaged", "orders.cancellation", "shipping.tracking"]),
     ("You expect me to keep the box?? I threw it out. Can I still return the chair or not?", ["returns.condition"]),
+    # a parcel lost or damaged: no delivery time or price pads it (the express, standard, international shipping or
+    # the dispatch, by shipping words), where none is asked
+    ("订了3把椅子只到了2把，网站显示已送达，怎么办？", ["shipping.lost-damaged"]),
+    ("包裹显示已签收，但我不在家，门口也没有，怎么办？", ["shipping.lost-damaged"]),
+    ("台灯到货就坏了，能给我重新寄一个吗？要多久？", ["shipping.lost-damaged"]),
+    ("The box arrived wet and the lamp inside is ruined", ["shipping.lost-damaged"]),
+    ("my order is 3 days late and i need it for a birthday", ["shipping.lost-damaged"]),
+    ("快递显示送达了但我没找到，怎么办？多久之内要报告？", ["shipping.lost-damaged", "shipping.tracking"]),
+    # neighbours: a delivery's price asked beside a lost parcel keeps it, as before
+    ("My package is lost, and how much is express shipping?", ["shipping.express", "shipping.lost-damaged"]),
     # neighbours: a product's warranty asked beside its delivery keeps it; no product, as before
     ("沙发什么时候到？可以分期吗？", ["shipping.standard", "payment.installments"]),
     ("How long does shipping take and can I track it?", ["shipping.standard", "shipping.tracking"]),
