@@ -68,6 +68,7 @@ def hits_of(kb, question):
     ("I'm in Toronto, can you ship here?", "shipping.international"),
     ("Do you ship to London?", "shipping.international"),
     ("What's the weather in Paris?", None),  # as before: no policy's question
+    ("我在温哥华，能寄过来吗？", "shipping.international"), ("伦敦能送吗", "shipping.international"),
     # how the money comes back: where refunds go (the refund timing)
     ("I paid with Klarna. If I return the item, how will I get my money back?", "refunds.method"),
     ("I paid $120 with Klarna for a lamp. I want to return it. How will I get my money back?", "refunds.method"),
@@ -100,6 +101,8 @@ def test_stop_60_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("The box arrived wet and the lamp inside is ruined", ["shipping.lost-damaged"]),
     ("my order is 3 days late and i need it for a birthday", ["shipping.lost-damaged"]),
     ("快递显示送达了但我没找到，怎么办？多久之内要报告？", ["shipping.lost-damaged", "shipping.tracking"]),
+    # a large city abroad, in Chinese: the international shipping alone (the standard shipping and the dispatch too)
+    ("我住在多伦多，可以下单吗？关税多少？", ["shipping.international"]),
     # neighbours: a delivery's price asked beside a lost parcel keeps it, as before
     ("My package is lost, and how much is express shipping?", ["shipping.express", "shipping.lost-damaged"]),
     # neighbours: a product's warranty asked beside its delivery keeps it; no product, as before
