@@ -24,6 +24,8 @@ _CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what", "teh": "the", "hte"
                # texting's abbreviations ("whats ur return policy" asked for no overview, stop 44's sweep)
                "u": "you", "ur": "your", "pls": "please", "plz": "please", "thx": "thanks", "smth": "something",
                "sth": "something", "whats": "what's", "idk": "i don't know", "cuz": "because",
+               # "when r u gonna ship my order" got what to do after shipment (stop 60's sweep)
+               "r": "are", "gonna": "going to", "wanna": "want to", "gotta": "got to",
                "giftcard": "gift card", "giftcards": "gift cards",  # "went to my giftcard??" (stop 45's sweep)
                # contractions without their apostrophe, which the keyword phrases have ("my oder hasnt arived yet" was
                # refused, stop 57's sweep)

@@ -63,6 +63,8 @@ def hits_of(kb, question):
     ("你们发货到加州吗？", "shipping.standard"), ("发货到加拿大吗？", "shipping.international"),
     ("能发货到国外吗", "shipping.international"), ("Do you ship to Puerto Rico?", "shipping.international"),
     ("你们发货到波多黎各吗？", "shipping.international"),  # as before, by its name now
+    # chat spelling and "will you ship": the dispatch (what to do after shipment)
+    ("when r u gonna ship my order", "shipping.dispatch"), ("when will you ship my order", "shipping.dispatch"),
     # a large city abroad by name: the international shipping (the standard shipping's price, refused alone)
     ("I live in Toronto. Can I order from you, and how much will customs cost?", "shipping.international"),
     ("I'm in Toronto, can you ship here?", "shipping.international"),

@@ -49,3 +49,4 @@ def test_a_chat_spelling_of_what_asks_for_the_overview(kb, question):
 def test_texting_abbreviations_read_as_words(kb):
     assert correct_typos("can u tell me ur hours pls, thx", kb.words("en")) == (
         "can you tell me your hours please, thanks")
+    assert correct_typos("when r u gonna ship it", kb.words("en")) == "when are you going to ship it"
