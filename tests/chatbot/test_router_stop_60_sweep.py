@@ -65,6 +65,13 @@ def hits_of(kb, question):
     ("你们发货到波多黎各吗？", "shipping.international"),  # as before, by its name now
     # chat spelling and "will you ship": the dispatch (what to do after shipment)
     ("when r u gonna ship my order", "shipping.dispatch"), ("when will you ship my order", "shipping.dispatch"),
+    # returns in Chinese: past the window though unopened (the restocking fee, by "拆封"), what the 30 days count from
+    # (the address change), how much comes back (the return window), the state an item must be in (the tracking, by
+    # "什么状态"), how to start (the return window)
+    ("没拆封的过了30天能退吗？", "returns.time-limit"), ("30天是从下单算还是收货算？", "returns.time-limit"),
+    ("退一个30美元的东西能拿回多少？", "returns.shipping-fees"), ("东西要什么状态才能退？", "returns.condition"),
+    ("怎么开始退货？", "returns.process"),
+    ("我的订单现在什么状态？", "shipping.tracking"),  # neighbour: an order's state is the tracking's
     # a large city abroad by name: the international shipping (the standard shipping's price, refused alone)
     ("I live in Toronto. Can I order from you, and how much will customs cost?", "shipping.international"),
     ("I'm in Toronto, can you ship here?", "shipping.international"),
