@@ -43,7 +43,10 @@ _DEFECT = re.compile(
     r"\bpeeling\b|\bsnapped\b|\bchipping\b|\bstain(s|ed)?\b|\bsmells? (musty|moldy|mouldy|bad|weird|funny)\b|"
     r"\blines? (across|on|down) (my |the )?(screen|monitor|display)\b|"
     r"\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|\b(ripping|tearing|fraying)\b|\b(ripped|torn) at\b|"
-    r"\bkeeps (crashing|freezing)\b|"
+    r"\bkeeps (crashing|freezing)\b|\b(lost|losing|loses|no|weak|poor) suction\b|"
+    r"\b(keeps )?(losing|loses|drops|dropping) (the )?(connection|signal|bluetooth|wi-?fi)\b|"
+    r"\b(very|really|too|so|super) loud\b|\bstatic (noise|sound)?|\bhiss(es|ing)\b|"  # "My vacuum lost suction" got
+    # the lost parcels, "The laptop fan is very loud" was refused (stop 60's sweep)
     r"\b(drawer|door|zipper|button|lid|wheel|handle|latch|hinge|lever)s? (is |are |gets? |got |keeps getting )?stuck\b|"
     r"\bbattery (drains|dies)\b|\bcollapsed\b|\bleak(s|ing)\b|\brust(ed|ing)\b|\bcame loose\b|"
     r"\bmak(es|ing) (a |an )?(\w+ )?(noise|sound)s?\b|\b(grinding|rattling|clicking|humming) (noise|sound)|\bnoisy\b|"
@@ -53,7 +56,7 @@ _DEFECT = re.compile(
     r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动"
     r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上|不加热|烧不热|不热了|不转了|不制冷|不出水|黑屏|花屏|不开机|不脱水"
     # "收货一周即无法开机" (stop 45's sweep: the warranty claims); a box 压坏 (crushed) on its way is no defect
-    r"|无法(开机|启动|充电|使用|工作)", re.I | re.A)
+    r"|无法(开机|启动|充电|使用|工作)|吸力(变小|变弱|不够|没了)|没有?吸力|很吵|噪音(很|太)?大", re.I | re.A)
 # A defect asked as a condition ("如果是坏的呢？" after "拆封的耳机能退吗？"; stop 58's sweep: the parcels damaged in transit,
 # by "坏的"), not told to have come so ("如果收到的是坏的怎么办？").
 _DEFECT_SUPPOSED = re.compile(r"(如果|要是|万一|假如)(它|东西)?是?坏的")
@@ -71,6 +74,8 @@ FINAL_ITEM_SHARE = 0.7  # the non-returnable items scoring this share of such a 
 _TIED = 0.99  # by score (a follow-up's may put its topic first), "Can I return this item?" names none ("item" alone)
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 HOLD_SECTION = "payment.double-charge"
+# A product that lost a part of how it works ("My vacuum lost suction" found the lost parcels by "lost"), not a parcel.
+_LOST_PART = re.compile(r"\b(lost|losing|loses) (suction|power|signal|connection|sound|color|colour|its)\b", re.I)
 _DELIVERY_TIME_SECTIONS = frozenset({"shipping.standard", "shipping.express"})  # "how long" and "how much" find them
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION})
 
@@ -332,7 +337,8 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     # "phone", "charge", "free" ("… stopped charging, can I get it fixed for free?" found the cancellation's "free")
     found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact", "orders", "shipping")
     return ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))  # not a parcel damaged
-            and best.section.id not in kb.phrase_sections(text, lang) | {TRANSIT_DAMAGE_SECTION})
+            and best.section.id not in kb.phrase_sections(text, lang)
+            and (best.section.id != TRANSIT_DAMAGE_SECTION or _LOST_PART.search(text)))
 
 
 def _claim_and_coverage(text: str, hits: list[ScoredSection], bar: float) -> bool:

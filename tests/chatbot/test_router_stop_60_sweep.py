@@ -72,6 +72,14 @@ def hits_of(kb, question):
     ("退一个30美元的东西能拿回多少？", "returns.shipping-fees"), ("东西要什么状态才能退？", "returns.condition"),
     ("怎么开始退货？", "returns.process"),
     ("我的订单现在什么状态？", "shipping.tracking"),  # neighbour: an order's state is the tracking's
+    # a defect told in other words: lost suction (the lost parcels, by "lost"), a loud fan or static (refused), a
+    # connection dropped (refused); what the warranty leaves out, in Chinese (refused)
+    ("My vacuum lost suction after 6 months", "warranty.electronics"),
+    ("The laptop fan is very loud", "warranty.early-defects"),
+    ("My headphones have static noise", "warranty.early-defects"),
+    ("My speaker loses connection all the time", "warranty.early-defects"),
+    ("吸尘器半年后吸力变小了", "warranty.electronics"), ("哪些情况不保修？", "warranty.coverage"),
+    ("I lost my package", "shipping.lost-damaged"),  # neighbour: a parcel lost, as before
     # a large city abroad by name: the international shipping (the standard shipping's price, refused alone)
     ("I live in Toronto. Can I order from you, and how much will customs cost?", "shipping.international"),
     ("I'm in Toronto, can you ship here?", "shipping.international"),
