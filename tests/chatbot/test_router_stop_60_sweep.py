@@ -80,6 +80,9 @@ def hits_of(kb, question):
     ("My speaker loses connection all the time", "warranty.early-defects"),
     ("吸尘器半年后吸力变小了", "warranty.electronics"), ("哪些情况不保修？", "warranty.coverage"),
     ("I lost my package", "shipping.lost-damaged"),  # neighbour: a parcel lost, as before
+    # an order changed after it shipped: what to do after shipment (the address change)
+    ("Can I change my order after it shipped?", "orders.after-shipment"),
+    ("发货后还能改订单吗？", "orders.after-shipment"),  # as before
     # a large city abroad by name: the international shipping (the standard shipping's price, refused alone)
     ("I live in Toronto. Can I order from you, and how much will customs cost?", "shipping.international"),
     ("I'm in Toronto, can you ship here?", "shipping.international"),
