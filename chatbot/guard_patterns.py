@@ -46,6 +46,9 @@ ESCALATION_RULES = {
         r"(got|was|has\s+been|have\s+been)\s+cut\b",
         r"\binjur(y|ies|ed)\b|\bhurt\b|\bbleeding\b|\bburn(s|ed|t|ing)?\b|\bhospital\b",
         r"\bswallow(ed|s|ing)?\b|\bchok(e|ed|es|ing)\b|\bpoison(ed|ing|ous)?\b",
+        # "My kid ate a battery from the remote" (stop 60's sweep: refused)
+        r"\b(ate|eaten|eats)\s+(a|an|the|some|one|two)?\s*(\w+\s+)?(batter(y|ies)|magnets?|button\s+cells?)\b|"
+        r"\b(batter(y|ies)|magnets?|button\s+cells?)\s+in\s+(his|her|their|my|the\s+baby's)\s+mouth\b",
         r"\b(i|he|she|we|they|my\s+(son|daughter|kid|child|wife|husband|mother|father|mom|dad))\s+fell\b",
         r"起火|着火|失火|火苗|冒烟|火花|爆炸|触电|漏电|被电|电到|电了(我|他|她|孩子|小孩)|烧焦|焦味|糊味|跳闸|烧伤|烫伤|受伤|割伤|割破|夹伤|"
         r"(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她)被.{0,10}?(划伤|划破|弄伤)|"

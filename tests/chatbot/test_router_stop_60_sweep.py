@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.router import RuleRouter
-from tests.chatbot.routing import answered_from, point_ids
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
 def hits_of(kb, question):
@@ -143,3 +143,14 @@ def test_a_refund_awaited_has_no_lost_parcel_among_its_hits(kb, question):
 
 def test_a_state_shipped_to_keeps_the_standard_shipping_in_its_outline(kb):
     assert point_ids(kb, "你们发货到加州吗？多久能到？")[0] == "shipping.standard"  # the international shipping led
+
+
+@pytest.mark.parametrize(("question", "mode_reason"), [
+    # a battery or magnet eaten is a safety hazard, for a human (refused)
+    ("My kid ate a battery from the remote", ("escalate", "safety")), ("the dog ate a magnet", ("escalate", "safety")),
+    ("my son put a button cell in his mouth", ("escalate", "safety")),
+    ("I put a new battery in the remote and it still does not work", ("sot", "defect")),  # a battery put in: a defect
+    ("How long does the battery last?", ("refuse", "out_of_scope"))])  # as before
+def test_stop_60_escalations(kb, question, mode_reason):
+    assert mode_and_reason(kb, question) == mode_reason
+
