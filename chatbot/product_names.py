@@ -49,6 +49,14 @@ def order_hits(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection
     return ordered, found
 
 
+def search_as_asked(kb: KnowledgeBase, text: str, lang: str, k: int) -> list[ScoredSection]:
+    """The top ``k`` hits of ``text``, searched as "my order" where it names a product in a question about its
+    delivery (`order_hits`)."""
+    hits = kb.search(text, lang=lang, k=k)
+    ordered = order_hits(kb, text, lang, hits, in_scope_bar(text, lang), k)
+    return ordered[1] if ordered else hits
+
+
 def deliveries_asked(kb: KnowledgeBase, questions: list[str], lang: str, k: int) -> list[ScoredSection]:
     """The best hit of each of ``questions`` that `order_hits` searches as "my order" ("When will my sofa arrive,"
     beside "can I return it?": the standard shipping, which the message's own search, led by the sofa's warranty

@@ -20,7 +20,7 @@ from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, FOLLOW_UP_MAX
                                 tells_its_case)
 from chatbot.knowledge import KnowledgeBase, ScoredSection, in_scope_bar, lead_with
 from chatbot.other_languages import other_language
-from chatbot.product_names import deliveries_asked, order_hits
+from chatbot.product_names import deliveries_asked, order_hits, search_as_asked
 from chatbot.outline_points import how_to_section, phrased_besides
 from chatbot.message_shape import (GREETING, asked_part, asking_clauses, is_open_question, plain_message,
                                    questions_asked, shape_mode, without_starting_event)
@@ -161,8 +161,8 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             # names a section of that request's categories: "我用的是支付宝" after "退款什么时候到？" the refund method,
             # "我把盒子扔了" after "退货要多久？" the return condition; "It hasn't shipped yet" after adding an item no
             # dispatch time: the request's own section leads where the search found another category's best
-            request, _ = intent_hits(kb, previous, lang, kb.search(previous, lang=lang, k=k),
-                                     in_scope_bar(previous, lang))
+            request, _ = intent_hits(kb, previous, lang, search_as_asked(kb, previous, lang, k),
+                                     in_scope_bar(previous, lang))  # "When will my sofa arrive?": not its warranty
             categories = {h.section.category for h in request[:1]} | set(named_categories(previous))
             phrased = {i for i in phrased if kb.get(i, lang).category in categories}
             names_its_own = names_its_topic_well(own, message, lang)  # "Also, totally separate, I forgot my password"

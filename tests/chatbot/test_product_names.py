@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.knowledge import in_scope_bar
-from chatbot.product_names import as_an_order, deliveries_asked, order_hits
+from chatbot.product_names import as_an_order, deliveries_asked, order_hits, search_as_asked
 
 
 @pytest.mark.parametrize(("text", "said"), [
@@ -36,3 +36,8 @@ def test_a_warranty_asked_or_chinese_keeps_its_hits(kb, text):
     lang = "zh" if "沙发" in text else "en"
     hits = kb.search(text, lang=lang, k=8)
     assert order_hits(kb, text, lang, hits, in_scope_bar(text, lang), 8) is None
+
+
+def test_search_as_asked_reads_a_delivery_question_of_a_product_as_of_an_order(kb):
+    assert search_as_asked(kb, "When will the sofa ship?", "en", 4)[0].section.id == "shipping.dispatch"
+    assert search_as_asked(kb, "How long is the sofa's warranty?", "en", 4)[0].section.id == "warranty.furniture"

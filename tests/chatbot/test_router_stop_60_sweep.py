@@ -99,6 +99,11 @@ def test_stop_60_sweep_messages_are_answered_from_their_sections(kb, question, s
     assert answered_from(kb, question) == section_id
 
 
+def test_a_statement_after_a_products_delivery_question_keeps_the_delivery(kb):
+    # the request the statement tells more of was searched with the sofa's warranty first
+    assert answered_from(kb, "it was ordered on Monday", previous="When will my sofa arrive?") == "shipping.standard"
+
+
 @pytest.mark.parametrize(("question", "points"), [
     # one question after a story joined by "and": its own phrase leads (the shipping refund and charge timing, by
     # "charged")
