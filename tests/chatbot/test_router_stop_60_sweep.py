@@ -83,6 +83,11 @@ def hits_of(kb, question):
     # an order changed after it shipped: what to do after shipment (the address change)
     ("Can I change my order after it shipped?", "orders.after-shipment"),
     ("发货后还能改订单吗？", "orders.after-shipment"),  # as before
+    # shipping on holidays, a Christmas delivery: the dispatch, the express shipping (the holiday returns)
+    ("Do you ship on holidays?", "shipping.dispatch"), ("节假日发货吗？", "shipping.dispatch"),
+    ("What's the last day to order for Christmas delivery?", "shipping.express"),
+    ("圣诞节前能送到吗？", "shipping.express"), ("Will my order arrive before Christmas?", "shipping.express"),
+    ("Can I return a Christmas gift in February?", "returns.holiday-season"),  # as before
     # a large city abroad by name: the international shipping (the standard shipping's price, refused alone)
     ("I live in Toronto. Can I order from you, and how much will customs cost?", "shipping.international"),
     ("I'm in Toronto, can you ship here?", "shipping.international"),
