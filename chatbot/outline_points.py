@@ -6,7 +6,8 @@ import re
 from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
-from chatbot.follow_ups import HOW_LONG_SECTIONS, asks_about_the_topic, asks_how_long
+from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, HOW_LONG_SECTIONS, asks_about_the_topic,
+                                asks_how_long)
 from chatbot.category_overviews import (OVERVIEW_POINTS, PRODUCT_SECTIONS, named_categories, overview_categories,
                                         product_told)
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, REFUND_WORDS, TRANSIT_DAMAGE_SECTION,
@@ -17,12 +18,12 @@ from chatbot.message_shape import asking_clauses, clauses, plain_message, questi
 from chatbot.product_names import order_hits
 
 MAX_POINTS = 4
+# The shipping sections of a delivery's time and price, which a parcel lost or damaged finds by its shipping words ("订了3
+# 把椅子只到了2把…" had the express, standard and international shipping; stop 60's sweep): points only where asked.
+_DELIVERY_TERMS = frozenset({*DOMESTIC_SECTIONS, ABROAD_SECTION, "shipping.dispatch"})
 # A key point's section needs this share of the best section's retrieval score: a lower bar in the best
 # section's category, a high one in another (set on data/eval's expected sections, see README).
 SAME_CATEGORY_SHARE = 0.35
-# The shipping sections of a delivery's time and price, which a parcel lost or damaged finds by its shipping words ("订了3
-# 把椅子只到了2把…" had the express, standard and international shipping; stop 60's sweep): points only where asked.
-_DELIVERY_TERMS = frozenset({"shipping.standard", "shipping.express", "shipping.international", "shipping.dispatch"})
 OTHER_CATEGORY_SHARE = 0.8
 # another category's hit with a keyword phrase where the best hit has none ("…the tracking hasn't moved in 9 days. I
 # want a refund NOW or I'm disputing with my bank." lost the lost parcels, at 0.73 of the bank's time; stop 57)
@@ -289,7 +290,8 @@ def select_points(hits: list[ScoredSection], asked: Mapping[str, int] = MappingP
     chosen = [h for h in chosen if h.section.id not in PRODUCT_SECTIONS or h.section.id in asked
               or h.score >= product_bar]
     if best.section.id == TRANSIT_DAMAGE_SECTION:  # a parcel lost or damaged: no delivery's time or price pads it
-        chosen = [h for h in chosen if h.section.id not in _DELIVERY_TERMS or h.section.id in asked.keys() | phrased]
+        named = asked.keys() | phrased
+        chosen = [h for h in chosen if h.section.id not in _DELIVERY_TERMS or h.section.id in named]
     if only_asked:  # the product's term a defect leads with stays ("My sofa frame cracked after 2 years. Is that
         # covered and how do I claim?" lost the 5 years on frames; stop 49's sweep)
         # nor the damaged parcels that a product broken when it came puts level with the best hit (`intent_hits`):

@@ -49,20 +49,20 @@ def order_hits(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection
     return ordered, found
 
 
+def _order_search(kb: KnowledgeBase, text: str, lang: str, k: int) -> tuple[str, list[ScoredSection]] | None:
+    """`order_hits` over ``text``'s own top ``k`` hits and in-scope bar."""
+    return order_hits(kb, text, lang, kb.search(text, lang=lang, k=k), in_scope_bar(text, lang), k)
+
+
 def search_as_asked(kb: KnowledgeBase, text: str, lang: str, k: int) -> list[ScoredSection]:
     """The top ``k`` hits of ``text``, searched as "my order" where it names a product in a question about its
     delivery (`order_hits`)."""
-    hits = kb.search(text, lang=lang, k=k)
-    ordered = order_hits(kb, text, lang, hits, in_scope_bar(text, lang), k)
-    return ordered[1] if ordered else hits
+    ordered = _order_search(kb, text, lang, k)
+    return ordered[1] if ordered else kb.search(text, lang=lang, k=k)
 
 
 def deliveries_asked(kb: KnowledgeBase, questions: list[str], lang: str, k: int) -> list[ScoredSection]:
     """The best hit of each of ``questions`` that `order_hits` searches as "my order" ("When will my sofa arrive,"
     beside "can I return it?": the standard shipping, which the message's own search, led by the sofa's warranty
     and the return, missed): each a point the outline asks for (`outline_points.sections_asked`)."""
-    asked = []
-    for question in questions:
-        ordered = order_hits(kb, question, lang, kb.search(question, lang=lang, k=k), in_scope_bar(question, lang), k)
-        asked += ordered[1][:1] if ordered else []
-    return asked
+    return [ordered[1][0] for question in questions if (ordered := _order_search(kb, question, lang, k))]

@@ -150,13 +150,13 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
             hits, intent = own_hits, own_intent
     # one question after a story joined by "and" ("I ordered a bookshelf and it doesn't fit. Will I be charged for
     # shipping it back?") leads with its own phrases too, not its story's (stop 60: the shipping refund, by "charged")
-    one_asked = (asked_part(question) != question and len(questions_asked(question)) == 1
-                 and kb.phrase_sections(asked_part(question), lang))
+    asking, asked = asked_part(question), questions_asked(question)
+    one_asked = asking != question and len(asked) == 1 and kb.phrase_sections(asking, lang)
     if intent is None and (shape_mode(question) == "direct" or one_asked):
-        phrased = kb.phrase_sections(asked_part(question), lang)
+        phrased = kb.phrase_sections(asking, lang)
         # a how-long question's phrases of what it asks, not of the event it counts from, where it has some ("How
         # long after I drop it off will I get my refund?" got the return process for "drop it off")
-        phrased = kb.phrase_sections(without_starting_event(asked_part(question)), lang) or phrased
+        phrased = kb.phrase_sections(without_starting_event(asking), lang) or phrased
         if told:  # a statement that tells more of the previous request
             # names a section of that request's categories: "我用的是支付宝" after "退款什么时候到？" the refund method,
             # "我把盒子扔了" after "退货要多久？" the return condition; "It hasn't shipped yet" after adding an item no
@@ -203,14 +203,14 @@ def retrieve(kb: KnowledgeBase, question: str, query: str | None, previous: str 
         elif how_to not in {h.section.id for h in hits}:  # a point the outline asks for (`sections_asked`) where
             # the search missed it: "我想退一条两周前买的地毯，怎么申请？退款多久到账？" (a return, told in bigrams it finds none)
             hits = [*hits, ScoredSection(kb.get(how_to, lang), bar)]
-    if len(asked := questions_asked(question)) >= 2:  # a delivery asked of a product by name, beside other questions
+    if len(asked) >= 2:  # a delivery asked of a product by name, beside other questions
         found = {h.section.id for h in hits}  # (stop 60's sweep: "When will my sofa arrive, and can I return it …?")
         hits = hits + [h._replace(score=bar) for h in deliveries_asked(kb, asked, lang, k) if h.section.id not in found]
     if ships_abroad(kb, question, hits, intent, lang, message, followed):
         # "express to Canada?" too; the domestic times and prices, which a place abroad does not get, only where the
         # message names them ("ship to Canada and how much" had the standard and express shipping's, stop 44's sweep);
         # a question for how long names none ("我在加拿大，你们发货吗？多久能到？" kept standard shipping's "多久能到")
-        named = phrased_besides(kb, question, lang, [q for q in questions_asked(question) if asks_how_long(q)])
+        named = phrased_besides(kb, question, lang, [q for q in asked if asks_how_long(q)])
         hits = sorted((h for h in hits if h.section.id not in DOMESTIC_SECTIONS or h.section.id in named),
                       key=lambda h: h.section.id != ABROAD_SECTION)
         if hits and hits[0].section.id == ABROAD_SECTION:  # a place abroad is the shipping's question, found well
