@@ -70,3 +70,11 @@ def product_told(kb: KnowledgeBase, text: str, lang: str) -> str | None:
     told = " ".join(c for c in clauses(text) if c not in asking_clauses(text))
     hits = kb.search(told, lang=lang, k=OVERVIEW_POINTS) if told.strip() else []
     return next((h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS), None)
+
+
+def product_meant(kb: KnowledgeBase, text: str, lang: str, others: list[str]) -> str | None:
+    """The product's warranty that ``text`` tells of (`product_told`) or that one of the ``others``, the questions
+    beside the one that asks for the warranty, finds first: "How long does a sofa take to deliver and how long is the
+    warranty?" asks the furniture's term (stop 61's sweep: both terms and the claims, and no delivery)."""
+    return product_told(kb, text, lang) or next((hits[0].section.id for other in others if (
+        hits := kb.search(other, lang=lang, k=1)) and hits[0].section.id in PRODUCT_SECTIONS), None)

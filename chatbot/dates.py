@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from chatbot.durations import zh_number
+from chatbot.order_events import CANCEL
 from chatbot.return_words import RETURN_WORDS
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -72,7 +73,7 @@ def in_range(day: MonthDay, first: MonthDay, last: MonthDay) -> bool:
 
 # A policy's date range is when an item came, for its return: a date in a message that asks no return, exchange or
 # refund ("I ordered on December 3, when will it ship?", "我12月3号下的单，什么时候发货？") holds none (stop 59's sweep: the
-# holiday returns led).
+# holiday returns led), nor one in a message that cancels.
 _EXCHANGE_OR_REFUND = re.compile(r"\b(refund|exchange)|换货", re.I)
 
 
@@ -89,6 +90,7 @@ class SectionDates:
     def holding_and_missing(self, query: str) -> tuple[set[int], set[int]]:
         """Indexes of the texts with a range that holds a date ``query`` names, and of those with ranges that hold
         none of them (none where it names none, or asks no return, exchange or refund)."""
-        days = dates_in(query) if RETURN_WORDS.search(query) or _EXCHANGE_OR_REFUND.search(query) else []
+        days = dates_in(query) if (RETURN_WORDS.search(query) or _EXCHANGE_OR_REFUND.search(query)) and not (
+            CANCEL.search(query)) else []  # an order cancelled came on no day: "我12月3号下的单，后来取消了…" (stop 61)
         held = {i for i, ranges in enumerate(self.ranges) if any(in_range(d, *r) for d in days for r in ranges)}
         return held, {i for i, ranges in enumerate(self.ranges) if days and ranges and i not in held}

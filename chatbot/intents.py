@@ -15,12 +15,13 @@ from __future__ import annotations
 import re
 
 from chatbot.category_overviews import (OVERVIEW_POINTS, PRODUCT_CLASS, PRODUCT_SECTIONS, TERM_WORDS,
-                                        overview_categories, product_told)
+                                        overview_categories, product_meant)
 from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations, past_the_return_window
 from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
-from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED
+from chatbot.product_names import search_as_asked
+from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED, past_cancelling
 from chatbot.return_words import RETURN_WORDS
 from chatbot.text_terms import split_sentences, word_terms
 
@@ -74,6 +75,7 @@ FINAL_ITEM_SHARE = 0.7  # the non-returnable items scoring this share of such a 
 _TIED = 0.99  # by score (a follow-up's may put its topic first), "Can I return this item?" names none ("item" alone)
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 HOLD_SECTION = "payment.double-charge"
+_CHARGE_TIMING = "payment.charge-timing"  # "pending charge" finds it: of an order cancelled, the hold answers
 # A product that lost a part of how it works ("My vacuum lost suction" found the lost parcels by "lost"), not a parcel.
 _LOST_PART = re.compile(r"\b(lost|losing|loses) (suction|power|signal|connection|sound|color|colour|its)\b", re.I)
 _DELIVERY_TIME_SECTIONS = frozenset({"shipping.standard", "shipping.express"})  # "how long" and "how much" find them
@@ -162,10 +164,11 @@ def _overview_among_questions(kb: KnowledgeBase, text: str, lang: str, bar: floa
         if categories := overview_categories(sentence):
             share = max(1, OVERVIEW_POINTS // 2 // len(categories))
             lead = [s for c in categories for s in kb.sections(lang, c)[:share]]
-            if categories == ["warranty"] and (product := product_told(kb, text, lang)):  # "我想买个800美元的沙发，
-                lead = [kb.get(product, lang)]  # 可以分期吗？有保修吗？": the sofa's term, not both (stop 59's sweep)
-            others = [intent_hits(kb, other, lang, kb.search(other, lang=lang, k=OVERVIEW_POINTS), bar)[0]
-                      for other in sentences[:i] + sentences[i + 1:]]
+            rest = sentences[:i] + sentences[i + 1:]  # a product told ("我想买个800美元的沙发，可以分期吗？有保修吗？") or
+            if categories == ["warranty"] and (product := product_meant(kb, text, lang, rest)):  # asked of
+                lead = [kb.get(product, lang)]  # ("How long does a sofa take to deliver?"): its term, not both
+            others = [intent_hits(kb, other, lang, search_as_asked(kb, other, lang, OVERVIEW_POINTS), bar)[0]
+                      for other in rest]
             asked = [found[0].section for found in others if found and found[0].score >= bar]
             return list(dict.fromkeys(lead + asked))
     return []
@@ -215,8 +218,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     the outline only where it scores as well as the best hit (`select_points`): Chinese bigrams of a story
     ("我收到一个搅拌机作为礼物，不想要…") brought the bank's processing time and cancellation in. A product broken when
     it came (`ARRIVED_BROKEN`) puts the damaged parcels next to the best hit, at its score, or, where they are the
-    best hit, at least at the ``bar`` ("收到的杯子碎了"); a cancellation of an
-    order that was delivered (`DELIVERED`) is past cancelling: the return window and what to do after shipment; a
+    best hit, at least at the ``bar`` ("收到的杯子碎了"); a cancellation of an order that was delivered, or ordered a
+    week ago or more (`past_cancelling`), is past cancelling: the return window and what to do after shipment; a
     return of an order that arrived ("My order arrived yesterday, can I return it?") is the return window's; a return
     sent with no word since (`_RETURN_SENT`, `_NO_WORD_SINCE`: "I returned it two weeks ago and still no refund") is
     the refund's: its timing, then the bank's; a cancellation of an order that has not shipped (`NOT_SHIPPED`) is
@@ -265,12 +268,12 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
             and TRANSIT_DAMAGE_SECTION not in kb.phrase_sections(text, lang)):  # "显示签收…没收到…还是退款？" (stop 56)
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
-    if (intent is None and hits and hits[0].section.id in (CANCELLATION_SECTION, "refunds.timing")
+    if (intent is None and hits and hits[0].section.id in (CANCELLATION_SECTION, "refunds.timing", _CHARGE_TIMING)
             and CANCEL.search(text) and CHARGED.search(text)):  # charged for an order cancelled: the hold, and
         # not the refund timing of a return that "money back" names
         hits = [h for h in lead_with(hits[0].score, hits, kb.get(HOLD_SECTION, lang))
                 if h.section.id != "refunds.timing"]
-    if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and DELIVERED.search(text):
+    if intent is None and hits and hits[0].section.id == CANCELLATION_SECTION and past_cancelling(text):
         # past cancelling: the return window, and what to do after shipment, in the cancellation's place
         lead = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang), kb.get(AFTER_SHIPMENT_SECTION, lang))
         hits, intent = [h for h in lead if h.section.id != CANCELLATION_SECTION], "return"
@@ -278,7 +281,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # shipped, not yet delivered: what to do after shipment leads, the cancellation's "has not shipped" next
         hits, intent = lead_with(hits[0].score, hits, kb.get(AFTER_SHIPMENT_SECTION, lang)), "return"
     elif (intent is None and hits and hits[0].section.id in _NOT_YET_CANCELLING and CANCEL.search(text)
-          and NOT_SHIPPED.search(text) and not SHIPPED.search(text)):
+          and (NOT_SHIPPED.search(text) or any(d.unit in ("minute", "hour") for d in durations(text)))
+          and not SHIPPED.search(text)):  # or hours since: "I placed my order 3 hours ago, is it too late to cancel?"
         # not shipped yet ("too late" found what to do after shipment, "shipped" the dispatch): the cancellation leads,
         # ahead of the dispatch's keyword phrase ("Is it too late to cancel if the order has not shipped?")
         hits, intent = lead_with(hits[0].score, hits, kb.get(CANCELLATION_SECTION, lang)), "cancel"

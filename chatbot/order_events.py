@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from chatbot.chinese_script import to_simplified
+from chatbot.durations import durations
 
 # A product broken when it came ("沙发今天到了，但是一条腿断了", "收到的时候就裂了", "The chair arrived broken", "came with a rip")
 # was damaged in transit; not one that broke a while after ("收到一周后坏了"; "came with a broken leg" is a keyword).
@@ -28,9 +29,17 @@ NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|
 CANCEL = re.compile(r"\bcancel|取消", re.I)
 # Charged already, for an order cancelled: the authorization hold that drops off, not the free cancellation
 # ("I was charged for an order I cancelled within 10 minutes. When will that money come back?"; stop 51).
-CHARGED = re.compile(r"\b(was|were|been|got|still) (charged|billed)\b|\bcharged me\b|扣了|已扣|已经扣|被扣|扣款了", re.I)
+CHARGED = re.compile(r"\b(was|were|been|got|still) (charged|billed)\b|\bcharged me\b|\bpending (charge|hold)|"
+                     r"扣了|已扣|已经扣|被扣|扣款了", re.I)  # pending: "I see a pending charge of $45 but I cancelled" (stop 61)
 
 
 def says_it_shipped(text: str) -> bool:
     """Whether ``text`` says the order has shipped ("It already shipped", "It was dispatched", "已经发货了")."""
     return bool(SHIPPED.search(to_simplified(text)))
+
+
+def past_cancelling(text: str) -> bool:
+    """Whether ``text`` says its order came (`DELIVERED`) or, asking no cancelling and telling no order unshipped, that
+    a week or more has passed: "I changed my mind about the rug, it's been 10 days" is a return (stop 61)."""
+    return bool(DELIVERED.search(text)) or not (CANCEL.search(text) or NOT_SHIPPED.search(text)) and any(
+        d.unit in ("week", "month", "year") or d.unit == "day" and (d.number or 0) >= 7 for d in durations(text))

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, HOW_LONG_SECTIONS, asks_about_the_topic,
                                 asks_how_long)
 from chatbot.category_overviews import (OVERVIEW_POINTS, PRODUCT_SECTIONS, named_categories, overview_categories,
-                                        product_told)
+                                        product_meant, product_told)
 from chatbot.intents import (ONE_SECTION_INTENTS, OUT_OF_SCOPE_SECTION, REFUND_WORDS, TRANSIT_DAMAGE_SECTION,
                              intent_hits, mentions_a_return, one_section_intent)
 from chatbot.chinese_script import to_simplified
@@ -58,8 +58,8 @@ _EARLY_DEFECTS = "warranty.early-defects"
 # category ("How long do I have" beside a return's questions: the return window; `follow_ups.HOW_LONG_SECTIONS`).
 # "can I return them or is it a warranty claim?" asked of a defect told asks which: the defect's lead section says (the
 # early defects within the return window; stop 56's sweep: the claim alone, by its phrase)
-_RETURN_OR_WARRANTY = re.compile(r"\breturn[^.?!]{0,40}\bor\b[^.?!]{0,30}\bwarrant|"
-                                 r"\bwarrant[^.?!]{0,30}\bor\b[^.?!]{0,30}\breturn|"
+_RETURN_OR_WARRANTY = re.compile(r"\b(return|send (it |them )?back)[^.?!]{0,40}\bor\b[^.?!]{0,30}\b(warrant|claim)|"
+                                 r"\b(warrant|claim)[^.?!]{0,30}\bor\b[^.?!]{0,30}\b(return|send (it |them )?back)|"
                                  r"退[^。？！?!]{0,8}还是[^。？！?!]{0,6}保修|保修[^。？！?!]{0,8}还是[^。？！?!]{0,6}退", re.I)
 
 
@@ -134,7 +134,8 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     for n, question in enumerate(questions):
         if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
             for category in categories:  # (the warranty's: the product's term the message tells, `_product_named`)
-                asked.setdefault(_product_named(kb, message, lang, kb.sections(lang, category)[0].id), n)
+                others = questions[:n] + questions[n + 1:]  # or the others ask of (`product_meant`)
+                asked.setdefault(_product_named(kb, message, lang, kb.sections(lang, category)[0].id, others), n)
             continue
         if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
             asked.setdefault(how_to, n)  # "How do I do it?" after "I want to return a lamp.": the return process
@@ -148,6 +149,9 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
         hits, bar = kb.search(question, lang=lang, k=OVERVIEW_POINTS), in_scope_bar(question, lang)
         if ordered := order_hits(kb, question, lang, hits, bar, OVERVIEW_POINTS):  # "When will my TV be delivered?"
             question, hits = ordered  # asks of the delivery, not of the TV's warranty (stop 60's sweep)
+            if hits[0].section.category == "shipping":  # however near the next ("How long does a sofa take to
+                asked.setdefault(hits[0].section.id, n)  # deliver": the cancellation's "how long", stop 61)
+                continue
         under_bar = not hits or hits[0].score < bar
         if under_bar and (intent_section := one_section_intent(kb, question, lang, hits, bar)):
             asked.setdefault(intent_section, n)  # "Can I return the shoes I bought for my son,": the return window
@@ -176,11 +180,11 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     return asked
 
 
-def _product_named(kb: KnowledgeBase, message: str, lang: str, section_id: str) -> str:
+def _product_named(kb: KnowledgeBase, message: str, lang: str, section_id: str, others: list[str] = ()) -> str:
     """Where ``section_id`` is a product's warranty, the one the told part of ``message`` (its clauses that ask
-    nothing) finds: "does it come with a warranty?" after "I want to buy a $500 couch" asks the furniture's term
-    (stop 58's sweep: the electronics', which "warranty" finds first)."""
-    return (product_told(kb, message, lang) or section_id) if section_id in PRODUCT_SECTIONS else section_id
+    nothing) or one of the ``others`` questions finds: "does it come with a warranty?" after "I want to buy a $500
+    couch" asks the furniture's term (stop 58's sweep: the electronics', which "warranty" finds first)."""
+    return (product_meant(kb, message, lang, others) or section_id) if section_id in PRODUCT_SECTIONS else section_id
 
 
 def _asks_a_products_term(kb: KnowledgeBase, message: str, lang: str, question: str) -> bool:

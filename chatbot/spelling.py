@@ -27,6 +27,7 @@ _CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what", "teh": "the", "hte"
                # "when r u gonna ship my order" got what to do after shipment (stop 60's sweep)
                "r": "are", "gonna": "going to", "wanna": "want to", "gotta": "got to",
                "giftcard": "gift card", "giftcards": "gift cards",  # "went to my giftcard??" (stop 45's sweep)
+               "dubble": "double",  # two edits away: "I was dubble charged" got the charge's timing (stop 61)
                # contractions without their apostrophe, which the keyword phrases have ("my oder hasnt arived yet" was
                # refused, stop 57's sweep)
                **{f"{stem}nt": f"{stem}n't" for stem in ("has", "have", "is", "are", "was", "were", "does", "do", "did",

@@ -1,9 +1,10 @@
-"""Which categories a message names, and whether it asks for their overview (no knowledge base needed)."""
+"""Which categories a message names, whether it asks for their overview (no knowledge base needed), and the product
+whose warranty it means."""
 from __future__ import annotations
 
 import pytest
 
-from chatbot.category_overviews import named_categories, overview_categories
+from chatbot.category_overviews import named_categories, overview_categories, product_meant
 
 
 @pytest.mark.parametrize(("question", "categories"), [
@@ -23,3 +24,13 @@ def test_named_categories_come_in_the_knowledge_base_s_order():
     assert named_categories("退款和配送") == ["refunds", "shipping"]
     assert named_categories("I want to change my order and my account email") == ["account", "orders"]
     assert named_categories("退貨") == ["returns"]  # traditional characters
+
+
+@pytest.mark.parametrize(("text", "others", "product"), [
+    ("I want to buy a $500 couch. Does it have a warranty?", [], "warranty.furniture"),  # told
+    ("How long does a sofa take to deliver and how long is the warranty?", ["How long does a sofa take to deliver"],
+     "warranty.furniture"),  # asked of in another question
+    ("How long is the warranty?", [], None),
+    ("How long does shipping take and how long is the warranty?", ["How long does shipping take"], None)])
+def test_product_meant(kb, text, others, product):
+    assert product_meant(kb, text, "en", others) == product

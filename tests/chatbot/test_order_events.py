@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.order_events import ARRIVED_BROKEN, CHARGED, DELIVERED, NOT_SHIPPED, says_it_shipped
+from chatbot.order_events import (ARRIVED_BROKEN, CHARGED, DELIVERED, NOT_SHIPPED, past_cancelling,
+                                  says_it_shipped)
 
 
 @pytest.mark.parametrize(("text", "shipped"), [
@@ -19,6 +20,17 @@ def test_says_it_shipped(text, shipped):
     (DELIVERED, "When will it be delivered?", False),
     (ARRIVED_BROKEN, "The chair arrived broken", True), (ARRIVED_BROKEN, "收到的时候就裂了", True),
     (ARRIVED_BROKEN, "the lamp I got has a dent", True), (ARRIVED_BROKEN, "收到一周后坏了", False),
-    (CHARGED, "I was charged for an order I cancelled", True), (CHARGED, "Will I be charged?", False)])
+    (CHARGED, "I was charged for an order I cancelled", True), (CHARGED, "Will I be charged?", False),
+    (CHARGED, "I see a pending charge of $45 but I cancelled", True)])
 def test_order_event_patterns(pattern, text, found):
     assert bool(pattern.search(text)) is found
+
+
+@pytest.mark.parametrize(("text", "past"), [
+    ("I changed my mind about the rug, it's been 10 days", True), ("It was delivered yesterday", True),
+    ("I changed my mind, I ordered it 2 weeks ago", True),
+    ("I changed my mind, I ordered it 20 minutes ago", False), ("I changed my mind, it's been 3 days", False),
+    ("I ordered 2 weeks ago, can I cancel?", False),  # cancelling asked
+    ("It's been 10 days and it hasn't shipped", False)])  # an order not shipped
+def test_past_cancelling(text, past):
+    assert past_cancelling(text) is past
