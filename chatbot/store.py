@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import os
 import queue
 import secrets
 import threading
@@ -18,21 +17,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
-from sqlalchemy import create_engine, event, select
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy import select
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from chatbot import migrations
 from chatbot.auth import ROLES, hash_key
 from chatbot.guard import mask_pii
+from chatbot.store_engine import make_engine, resolve_url
 from chatbot.store_models import ApiKey, Conversation, Message, RequestMetrics, User
 
 log = logging.getLogger(__name__)
 
-DEFAULT_DB_FILENAME = "supportdesk.db"
-DEFAULT_BUSY_TIMEOUT_S = 5.0
-DEFAULT_PG_CONNECT_TIMEOUT_S = 5
 MAX_BATCH_TURNS = 256
 METRIC_FIELDS = ("queue_s", "ttft_s", "tpot_s", "total_s", "route_s", "outline_s", "expand_s",
                  "prompt_tokens", "completion_tokens", "cached_prompt_tokens")
@@ -56,50 +52,6 @@ class Turn(NamedTuple):
     sources: list[str]
     created_at: datetime  # UTC, timezone-aware
     metrics: dict
-
-
-def default_data_dir() -> Path:
-    """$SUPPORTDESK_DATA_DIR, else ~/.local/share/supportdesk."""
-    return Path(os.environ.get("SUPPORTDESK_DATA_DIR") or Path.home() / ".local" / "share" / "supportdesk")
-
-
-def resolve_url(url: str | None = None, data_dir: Path | None = None) -> URL:
-    """url, else $DATABASE_URL, else a SQLite file under the data directory (created if missing).
-    `postgres://` and `postgresql://` select the psycopg (v3) driver."""
-    url = url or os.environ.get("DATABASE_URL")
-    if not url:
-        data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
-        data_dir.mkdir(parents=True, exist_ok=True)
-        return URL.create("sqlite", database=str(data_dir / DEFAULT_DB_FILENAME))
-    try:
-        parsed = make_url(url)
-    except ArgumentError as exc:
-        raise ValueError(f"invalid database URL: {exc}") from None
-    if parsed.drivername in ("postgres", "postgresql"):
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    return parsed
-
-
-def make_engine(url: URL) -> Engine:
-    """An engine with the store's connection settings: SQLite gets WAL, a busy timeout and
-    foreign keys on every connection; PostgreSQL gets a connect timeout and pre-ping."""
-    kwargs: dict = {"hide_parameters": True}  # errors never echo the (masked) texts into logs
-    if url.get_backend_name() == "sqlite":
-        busy_timeout_ms = int(float(url.query.get("timeout", DEFAULT_BUSY_TIMEOUT_S)) * 1000)
-        engine = create_engine(url, **kwargs)
-
-        @event.listens_for(engine, "connect")
-        def _on_connect(dbapi_connection, connection_record) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-
-        return engine
-    if url.get_backend_name() == "postgresql" and "connect_timeout" not in url.query:
-        kwargs["connect_args"] = {"connect_timeout": DEFAULT_PG_CONNECT_TIMEOUT_S}
-    return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
 def _error_summary(exc: BaseException) -> str:

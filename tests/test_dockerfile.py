@@ -101,7 +101,7 @@ def test_runs_as_a_non_root_user_created_in_the_image(instructions):
 
 
 def test_the_store_writes_to_a_volume_the_app_user_owns(instructions, monkeypatch):
-    from chatbot.store import default_data_dir
+    from chatbot.store_engine import default_data_dir
 
     data_dir = _defaults(instructions)["SUPPORTDESK_DATA_DIR"]
     monkeypatch.setenv("SUPPORTDESK_DATA_DIR", data_dir)

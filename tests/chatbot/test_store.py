@@ -13,7 +13,7 @@ from sqlalchemy import create_engine, inspect, make_url, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from chatbot import migrations
-from chatbot.store import Store, StoreUnavailable, Turn, hash_key, resolve_url
+from chatbot.store import Store, StoreUnavailable, Turn, hash_key
 
 POSTGRES_URL = os.environ.get("SUPPORTDESK_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -168,30 +168,6 @@ def test_migrations_upgrade_head_and_are_idempotent(db_url, tmp_path, monkeypatc
     assert migrations.current_revision(engine) == head
     assert {t: [c["name"] for c in inspect(engine).get_columns(t)] for t in TABLES} == columns_before
     store.close()
-
-
-def test_sqlite_uses_wal_and_a_busy_timeout(tmp_path):
-    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
-    with store.engine.connect() as connection:
-        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
-        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
-    store.close()
-
-
-def test_default_location_and_database_url(tmp_path, monkeypatch):
-    monkeypatch.delenv("DATABASE_URL", raising=False)
-    monkeypatch.setenv("SUPPORTDESK_DATA_DIR", str(tmp_path / "data"))
-    Store().close()
-    assert (tmp_path / "data" / "supportdesk.db").is_file()
-    Store(data_dir=tmp_path / "explicit").close()
-    assert (tmp_path / "explicit" / "supportdesk.db").is_file()
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'from_env.db'}")
-    Store(data_dir=tmp_path / "ignored").close()
-    assert (tmp_path / "from_env.db").is_file() and not (tmp_path / "ignored").exists()
-    assert resolve_url("postgres://u:pw@db/app").drivername == "postgresql+psycopg"
-    with pytest.raises(ValueError):
-        resolve_url("not a url")
 
 
 def test_locked_database_drops_writes_and_recovers(tmp_path):
