@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chatbot.routing import answered_from, point_ids
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -36,7 +36,13 @@ from tests.chatbot.routing import answered_from, point_ids
     ("Can I return swimwear if I tried it on?", "returns.non-returnable"),
     # where a return goes: the return process (the shipping address's change)
     ("What's your address for returns?", "returns.process"),
-    ("Can I change my address?", "orders.address-change")])  # neighbour
+    ("Can I change my address?", "orders.address-change"),  # neighbour
+    # another colour or model than the one ordered, asking no exchange: the wrong item's free return (the exchanges)
+    ("The sofa delivered has a different color than the one I ordered", "returns.shipping-fees"),
+    ("You delivered a different model than the one I ordered", "returns.shipping-fees"),
+    ("You sent the wrong size, can I exchange it?", "returns.exchanges"),  # neighbour: an exchange asked
+    # another size asked for, a change of mind (refused)
+    ("It's too small, can I get a bigger one?", "returns.exchanges"), ("I don't like it", "returns.time-limit")])
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -58,3 +64,11 @@ def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, s
      ["returns.time-limit", "warranty.electronics", "warranty.claims", "warranty.coverage"])])
 def test_stop_61_outlines(kb, question, points):
     assert point_ids(kb, question) == points
+
+
+@pytest.mark.parametrize("question", [
+    "Will the delivery guys carry the couch upstairs?", "Do you do white glove delivery?",
+    "Can you install it for me?"])
+def test_a_service_no_policy_covers_is_refused_as_out_of_scope(kb, question):
+    """Carrying, installing: no policy covers them (what to do after shipment, by "delivery")."""
+    assert mode_and_reason(kb, question) == ("refuse", "out_of_scope")
