@@ -40,12 +40,15 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # another colour or model than the one ordered, asking no exchange: the wrong item's free return (the exchanges)
     ("The sofa delivered has a different color than the one I ordered", "returns.shipping-fees"),
     ("You delivered a different model than the one I ordered", "returns.shipping-fees"),
+    ("沙发颜色和我订的不一样", "returns.shipping-fees"),
     ("You sent the wrong size, can I exchange it?", "returns.exchanges"),  # neighbour: an exchange asked
     # another size asked for, a change of mind (refused)
     ("It's too small, can I get a bigger one?", "returns.exchanges"), ("I don't like it", "returns.time-limit"),
     ("太小了，能换大一点的吗？", "returns.exchanges"), ("我不喜欢", "returns.time-limit"),
     # the express asked by its price as "快递" (refused: "快递" is also a parcel, the tracking's word)
-    ("快递是9.99美元吗？", "shipping.express"), ("我的快递单号在哪？", "shipping.tracking")])  # neighbour
+    ("快递是9.99美元吗？", "shipping.express"), ("我的快递单号在哪？", "shipping.tracking"),  # neighbour
+    # agents' terse lookups: the escalation's rules (refused), a defect in the return window (the window)
+    ("escalation rules", "contact.escalation"), ("defect in return window", "warranty.early-defects")])
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
