@@ -22,7 +22,7 @@ from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.product_names import search_as_asked
 from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED, past_cancelling
-from chatbot.return_words import RETURN_WORDS
+from chatbot.return_words import RETURN_WORDS, WINDOW_ASKED
 from chatbot.text_terms import split_sentences, word_terms
 
 PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it
@@ -266,6 +266,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # a return told how long since and no defect: "It's been about a month since delivery, can I still return my
         # shoes?" (stop 46's sweep: the early defects, by "month")
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
+    if (intent is None and hits and hits[0].section.id == REFUND_SECTIONS[0] and WINDOW_ASKED.search(text)
+            and not (_REFUND_AWAITED.search(text) or _RETURN_SENT.search(text))):  # "…full refunds on anything
+        hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"  # within 90 days?"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"  # "我想退货，已经过了一个月了"
     if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and DELIVERED.search(text)

@@ -1,5 +1,6 @@
-"""The words that name a return: what `intents` reads as a return asked, and what makes a date in a message count
-against a policy's date range (`dates.SectionDates`)."""
+"""The words that name a return: what `intents` reads as a return asked (and a refund asked within a span of weeks,
+the return window's), and what makes a date in a message count against a policy's date range
+(`dates.SectionDates`)."""
 from __future__ import annotations
 
 import re
@@ -7,3 +8,6 @@ import re
 # "return", "send it back", 退 (but not 退订 "unsubscribe", 退出 "log out", 退休 "retire"; 退订单 is a return), 寄回.
 RETURN_WORDS = re.compile(r"\breturn|\bsend (it|them|this|that|(the|my) \w+) back\b|退(?!订(?!单)|[出休])|寄回",
                           re.I | re.A)
+# A span of weeks a refund is asked within ("Can I get a refund within 60 days?"): the return window's question, not
+# the refund's timing (5 business days), whose own spans are single digits.
+WINDOW_ASKED = re.compile(r"\b(within|up to|for) (\d{2,3}|thirty|sixty|ninety) days\b", re.I | re.A)

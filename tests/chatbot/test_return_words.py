@@ -1,7 +1,7 @@
-"""The words that name a return, shared by the intents and the date ranges."""
+"""The words that name a return, shared by the intents and the date ranges, and a refund asked within the window."""
 import pytest
 
-from chatbot.return_words import RETURN_WORDS
+from chatbot.return_words import RETURN_WORDS, WINDOW_ASKED
 
 
 @pytest.mark.parametrize("text", ["Can I return it?", "I returned a lamp", "how do I send it back", "我想return这个",
@@ -13,3 +13,10 @@ def test_a_return_is_named(text):
 @pytest.mark.parametrize("text", ["How do I unsubscribe? 退订邮件", "怎么退出登录", "退休了", "Can I send it today?"])
 def test_other_words_name_no_return(text):
     assert not RETURN_WORDS.search(text)
+
+
+@pytest.mark.parametrize(("text", "asked"), [
+    ("Can I get a refund within 60 days?", True), ("full refunds on anything within ninety days", True),
+    ("Will I get my refund within 5 days?", False), ("refunded within 5 business days", False)])
+def test_a_span_of_weeks_asks_the_return_window(text, asked):
+    assert bool(WINDOW_ASKED.search(text)) is asked

@@ -48,7 +48,12 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # the express asked by its price as "快递" (refused: "快递" is also a parcel, the tracking's word)
     ("快递是9.99美元吗？", "shipping.express"), ("我的快递单号在哪？", "shipping.tracking"),  # neighbour
     # agents' terse lookups: the escalation's rules (refused), a defect in the return window (the window)
-    ("escalation rules", "contact.escalation"), ("defect in return window", "warranty.early-defects")])
+    ("escalation rules", "contact.escalation"), ("defect in return window", "warranty.early-defects"),
+    # a refund asked within a span of weeks: the return window (the refund's 5 business days)
+    ("A friend told me you give full refunds on anything within 90 days, is that true?", "returns.time-limit"),
+    ("Can I get a refund within 60 days?", "returns.time-limit"),
+    ("My refund has not arrived within 30 days", "refunds.timing"),  # neighbour: a refund awaited
+    ("Will I get my refund within 5 days?", "refunds.timing")])  # neighbour: the timing's own span
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
