@@ -261,10 +261,13 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # term, by "toaster"; "You sent me a blue lamp, I ordered white. What now?" refused; "The sofa delivered has
         # a different color than the one I ordered" got the exchanges, by "color", though it asks for none (stop 61)
         hits = lead_with(max(hits[0].score, bar), hits, kb.get(WRONG_ITEM_SECTION, lang))
-    if (intent is None and hits and hits[0].section.id == _DEFECT_SECTIONS[0] and RETURN_WORDS.search(text)
-            and durations(text) and not (_DEFECT.search(text) or ARRIVED_BROKEN.search(text))):
+    if (intent is None and hits and (hits[0].section.id == _DEFECT_SECTIONS[0] or hits[0].section.id ==
+                                     _RESTOCKING_SECTION and not re.search(r"\bopen|\bunbox|拆|开封", text, re.I))
+            and RETURN_WORDS.search(text) and durations(text)
+            and not (_DEFECT.search(text) or ARRIVED_BROKEN.search(text))):
         # a return told how long since and no defect: "It's been about a month since delivery, can I still return my
-        # shoes?" (stop 46's sweep: the early defects, by "month")
+        # shoes?" (stop 46's sweep: the early defects, by "month"), nor anything opened ("I bought a lamp two weeks
+        # ago and it works fine. Can I still return it?": the opened electronics' fee, by "it works fine"; stop 61)
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and hits[0].section.id == REFUND_SECTIONS[0] and WINDOW_ASKED.search(text)
             and not (_REFUND_AWAITED.search(text) or _RETURN_SENT.search(text))):  # "…full refunds on anything
