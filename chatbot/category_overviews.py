@@ -4,6 +4,7 @@ category's lead sections, and the product whose warranty a message tells of (`pr
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from chatbot.chinese_script import to_simplified
 from chatbot.knowledge import KnowledgeBase
@@ -72,7 +73,7 @@ def product_told(kb: KnowledgeBase, text: str, lang: str) -> str | None:
     return next((h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS), None)
 
 
-def product_meant(kb: KnowledgeBase, text: str, lang: str, others: list[str]) -> str | None:
+def product_meant(kb: KnowledgeBase, text: str, lang: str, others: Sequence[str]) -> str | None:
     """The product's warranty that ``text`` tells of (`product_told`) or that one of the ``others``, the questions
     beside the one that asks for the warranty, finds first: "How long does a sofa take to deliver and how long is the
     warranty?" asks the furniture's term (stop 61's sweep: both terms and the claims, and no delivery)."""

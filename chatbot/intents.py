@@ -20,8 +20,8 @@ from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations, past_the_return_window
 from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
-from chatbot.product_names import search_as_asked
 from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED, past_cancelling
+from chatbot.product_names import search_as_asked
 from chatbot.return_words import RETURN_WORDS, WINDOW_ASKED
 from chatbot.text_terms import split_sentences, word_terms
 

@@ -3,7 +3,7 @@ its separate questions ask for one by one (`sections_asked`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
 from chatbot.follow_ups import (ABROAD_SECTION, DOMESTIC_SECTIONS, HOW_LONG_SECTIONS, asks_about_the_topic,
@@ -180,7 +180,7 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     return asked
 
 
-def _product_named(kb: KnowledgeBase, message: str, lang: str, section_id: str, others: list[str] = ()) -> str:
+def _product_named(kb: KnowledgeBase, message: str, lang: str, section_id: str, others: Sequence[str] = ()) -> str:
     """Where ``section_id`` is a product's warranty, the one the told part of ``message`` (its clauses that ask
     nothing) or one of the ``others`` questions finds: "does it come with a warranty?" after "I want to buy a $500
     couch" asks the furniture's term (stop 58's sweep: the electronics', which "warranty" finds first)."""
