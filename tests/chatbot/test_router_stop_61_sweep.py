@@ -53,7 +53,10 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("A friend told me you give full refunds on anything within 90 days, is that true?", "returns.time-limit"),
     ("Can I get a refund within 60 days?", "returns.time-limit"),
     ("My refund has not arrived within 30 days", "refunds.timing"),  # neighbour: a refund awaited
-    ("Will I get my refund within 5 days?", "refunds.timing")])  # neighbour: the timing's own span
+    ("Will I get my refund within 5 days?", "refunds.timing"),  # neighbour: the timing's own span
+    # an exchange's shipping (the standard shipping), a refund of the wrong amount (refused): the return label's fee
+    ("Do I pay shipping on an exchange?", "returns.shipping-fees"),
+    ("I was refunded the wrong amount", "returns.shipping-fees")])
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
