@@ -43,7 +43,8 @@ _DEFECT = re.compile(
     r"\bcracks?\b|\bonly works? (on|in|from) one side\b|\bonly (works?|charges?|turns? on) (when|if)\b|"
     r"\bpeeling\b|\bsnapped\b|\bchipping\b|\bstain(s|ed)?\b|\bsmells? (musty|moldy|mouldy|bad|weird|funny)\b|"
     r"\blines? (across|on|down) (my |the )?(screen|monitor|display)\b|"
-    r"\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|\b(ripping|tearing|fraying)\b|\b(ripped|torn) at\b|"
+    r"\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|\b(ripping|tearing|fraying)\b|"
+    r"\b(ripped|torn) (at|after)\b|"
     r"\bkeeps (crashing|freezing)\b|\b(lost|losing|loses|no|weak|poor) suction\b|"
     r"\b(keeps )?(losing|loses|drops|dropping) (the )?(connection|signal|bluetooth|wi-?fi)\b|"
     r"\b(very|really|too|so|super) loud\b|\bstatic (noise|sound)?|\bhiss(es|ing)\b|"  # "My vacuum lost suction" got
@@ -78,7 +79,7 @@ HOLD_SECTION = "payment.double-charge"
 _CHARGE_TIMING = "payment.charge-timing"  # "pending charge" finds it: of an order cancelled, the hold answers
 # A product that lost a part of how it works ("My vacuum lost suction" found the lost parcels by "lost"), not a parcel.
 _LOST_PART = re.compile(r"\b(lost|losing|loses) (suction|power|signal|connection|sound|color|colour|its)\b", re.I)
-_DELIVERY_TIME_SECTIONS = frozenset({"shipping.standard", "shipping.express"})  # "how long" and "how much" find them
+_BY_COMMON_WORDS = frozenset({"shipping.standard", "shipping.express", "payment.charge-timing", HOLD_SECTION})
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION})
 
 
@@ -312,11 +313,12 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     return hits, intent
 
 
-def _delivery_times_by_common_words(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection]) -> set[str]:
-    """The delivery times (`_DELIVERY_TIME_SECTIONS`) among ``hits`` that no keyword phrase of ``text`` finds: their
-    common words did ("My TV stopped working after 2 months. … how long does a repair take?" found the express
-    shipping by "how long"; stop 49's sweep), so a defect's best hit among them is no answer, nor a point of it."""
-    found = {h.section.id for h in hits} & _DELIVERY_TIME_SECTIONS
+def _by_common_words(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSection]) -> set[str]:
+    """The delivery times and charges (`_BY_COMMON_WORDS`) among ``hits`` that no keyword phrase of ``text`` finds:
+    their common words did ("My TV stopped working after 2 months. … how long does a repair take?" found the express
+    shipping by "how long", stop 49's sweep; "My headphones stopped charging after 11 months" the charge's timing,
+    stop 61's), so a defect's best hit among them is no answer, nor a point of it."""
+    found = {h.section.id for h in hits} & _BY_COMMON_WORDS
     return found - kb.phrase_sections(text, lang) if found else set()
 
 
@@ -382,7 +384,7 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                   past_the_window: bool) -> tuple[list[ScoredSection], str | None]:
     """``hits`` with the intent's sections first, and the intent, as `intent_hits` describes; or ``hits`` and None."""
     intent, sections = _intent_sections(kb, text, lang, hits, bar, past_the_window)
-    by_common_words = _delivery_times_by_common_words(kb, text, lang, hits) if intent == "defect" else set()
+    by_common_words = _by_common_words(kb, text, lang, hits) if intent == "defect" else set()
     specific = (bool(hits) and hits[0].score >= bar
                 and hits[0].section.id not in (*PRODUCT_SECTIONS, PURCHASE_SECTION, OUT_OF_SCOPE_SECTION)
                 and not (intent == "defect" and (_asks_money_back(text, hits[0])

@@ -56,7 +56,10 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("Will I get my refund within 5 days?", "refunds.timing"),  # neighbour: the timing's own span
     # an exchange's shipping (the standard shipping), a refund of the wrong amount (refused): the return label's fee
     ("Do I pay shipping on an exchange?", "returns.shipping-fees"),
-    ("I was refunded the wrong amount", "returns.shipping-fees")])
+    ("I was refunded the wrong amount", "returns.shipping-fees"),
+    # a warranty claim denied: what the coverage leaves out (the claim's form; refused in Chinese)
+    ("My warranty claim was denied, why?", "warranty.coverage"), ("保修被拒了，为什么？", "warranty.coverage"),
+    ("How do I make a warranty claim?", "warranty.claims")])  # neighbour
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -75,6 +78,10 @@ def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, s
     # fine")
     ("I bought a lamp two weeks ago and it works fine. Can I still return it?",
      ["returns.time-limit", "returns.restocking-fee"]),
+    # a defect's "charging" finds no charge (the charge's timing padded the outline); "ripped after" is a defect
+    ("My headphones stopped charging after 11 months",
+     ["warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    ("The sofa cushion ripped after 6 months of use", ["warranty.furniture", "warranty.claims", "warranty.coverage"]),
     # neighbours: as before
     ("What's your return policy and how long is the warranty?",
      ["returns.time-limit", "returns.condition", "warranty.electronics", "returns.process"]),
