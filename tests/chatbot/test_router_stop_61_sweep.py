@@ -59,7 +59,10 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("I was refunded the wrong amount", "returns.shipping-fees"),
     # a warranty claim denied: what the coverage leaves out (the claim's form; refused in Chinese)
     ("My warranty claim was denied, why?", "warranty.coverage"), ("保修被拒了，为什么？", "warranty.coverage"),
-    ("How do I make a warranty claim?", "warranty.claims")])  # neighbour
+    ("How do I make a warranty claim?", "warranty.claims"),  # neighbour
+    # a parcel delivered to the wrong address, in Chinese: the lost parcels (the address change)
+    ("显示送到了错误的地址", "shipping.lost-damaged"),
+    ("The tracking says delivered to the wrong address", "shipping.lost-damaged")])  # neighbour: as before
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -93,7 +96,8 @@ def test_stop_61_outlines(kb, question, points):
 
 @pytest.mark.parametrize("question", [
     "Will the delivery guys carry the couch upstairs?", "Do you do white glove delivery?",
-    "Can you install it for me?"])
+    "Can you install it for me?", "Can you hold my package at the post office?"])
 def test_a_service_no_policy_covers_is_refused_as_out_of_scope(kb, question):
-    """Carrying, installing: no policy covers them (what to do after shipment, by "delivery")."""
+    """Carrying, installing, holding a parcel: no policy covers them (what to do after shipment, by "delivery"; the
+    authorization hold, by "hold")."""
     assert mode_and_reason(kb, question) == ("refuse", "out_of_scope")
