@@ -164,6 +164,7 @@ ESCALATION_RULES = {
     ),
     "human": rules(
         r"\b(talk|speak|chat)\s+(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+|actual\s+)?"
+        r"((customer\s+)?(support|service|care)\s+)?"  # "a support agent" (stop 61's sweep: answered)
         r"(human|person|agent|representative|rep|manager|supervisor|someone|somebody|sum1|some1)\b",
         r"\b(real|live|actual)\s+(person|human|agent)\b|\bhuman\s+(agent|being|support)\b",
         r"\b(don'?t|do\s+not)\s+want\s+(to\s+(talk|speak|chat)\s+(to|with)\s+)?(a|the|your)\s+(bot|robot|machine|ai)\b",
@@ -171,6 +172,7 @@ ESCALATION_RULES = {
         r"\b(get|give|want|need)\s+(me\s+)?(a|an|your)\s+(human|manager|supervisor|representative)\b|"
         r"^\W*(human|agent|representative|operator)\s+(pls|plz|please)\W*$",
         r"\b(transfer|connect|put)\s+me\s+(through\s+)?(to|with)\s+(a|an|some|your)?\s*(real\s+|live\s+)?"
+        r"((customer\s+)?(support|service|care)\s+)?"
         r"(human|person|agent|representative|rep|manager|supervisor|someone)\b",
         r"(?<!\bno )(?<!\bany )\bcomplain(t|ts|ing)?\b|\bcompensat(e|ion)\b|"  # "no complaints" is praise
         r"\b(bad|negative|1-star|one-star|1 star|one star)\s+review\b",

@@ -83,6 +83,9 @@ _COURTESY = re.compile(
     r"i hope (you('re| are)( doing)? well|this (message |email |e-mail )?finds you well|you can help)|"
     r"ok(ay)?|great|um+|uh+|well|so|hope you can help|and|also|but|i (love|like) (your|this) (store|shop|site|website)|"
     r"(just )?to (confirm|double[- ]check)|hold on|wait|确认一下|确认下|"  # "confirm" is the e-mail change's word
+    # an agent saying who asks ("Hi, I'm a support agent. Customer asks …" led with the human agents; stop 61)
+    r"(i'?m|i am) (a |an )?((customer )?(support|service)|ai|human) agent( here)?|(support |ai )?agent here|"
+    r"as (a|an) ((customer )?(support|service)|ai) agent|我是(客服|人工客服|客服人员)|"
     r"(客服)?(你好|您好|在吗|在不在)|嗨|亲(?![自手人戚密])|有人吗|有人在吗|请问|麻烦了?|打扰一下|打扰了|不好意思|谢谢(你|您)?|还有一个问题|还有)"
     r"(?![a-z0-9'])( there)?[\s\W_]*", re.I)
 

@@ -101,3 +101,18 @@ def test_a_service_no_policy_covers_is_refused_as_out_of_scope(kb, question):
     """Carrying, installing, holding a parcel: no policy covers them (what to do after shipment, by "delivery"; the
     authorization hold, by "hold")."""
     assert mode_and_reason(kb, question) == ("refuse", "out_of_scope")
+
+
+@pytest.mark.parametrize("question", [
+    "Can I talk to a support agent?", "Connect me to a customer service representative",
+    "I want to speak with a customer care agent"])
+def test_a_support_agent_asked_for_is_escalated(kb, question):
+    """"a support agent" is a human asked for (answered from the agents' section)."""
+    assert mode_and_reason(kb, question) == ("escalate", "human")
+
+
+def test_an_agent_saying_who_asks_is_courtesy(kb):
+    """An agent's introduction is no question of the human agents' section (which led the outline)."""
+    question = "Hi, I'm a support agent. Customer asks if opened headphones can be returned and what the fee is."
+    assert point_ids(kb, question)[0] == "returns.restocking-fee"
+    assert "contact.human-agents" not in point_ids(kb, question)
