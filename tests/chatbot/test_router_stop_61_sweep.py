@@ -62,7 +62,10 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("How do I make a warranty claim?", "warranty.claims"),  # neighbour
     # a parcel delivered to the wrong address, in Chinese: the lost parcels (the address change)
     ("显示送到了错误的地址", "shipping.lost-damaged"),
-    ("The tracking says delivered to the wrong address", "shipping.lost-damaged")])  # neighbour: as before
+    ("The tracking says delivered to the wrong address", "shipping.lost-damaged"),  # neighbour: as before
+    # more countries by name (refused): the international shipping
+    ("Do you ship to Brazil?", "shipping.international"), ("能寄到巴西吗？", "shipping.international"),
+    ("Can you ship to Spain?", "shipping.international")])  # neighbour: as before
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -85,6 +88,8 @@ def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("My headphones stopped charging after 11 months",
      ["warranty.electronics", "warranty.claims", "warranty.coverage"]),
     ("The sofa cushion ripped after 6 months of use", ["warranty.furniture", "warranty.claims", "warranty.coverage"]),
+    # a country abroad told, in Chinese: the international shipping alone (the dispatch and express too)
+    ("我在巴西，配送时间和关税是多少？", ["shipping.international"]),
     # neighbours: as before
     ("What's your return policy and how long is the warranty?",
      ["returns.time-limit", "returns.condition", "warranty.electronics", "returns.process"]),
