@@ -65,7 +65,13 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("The tracking says delivered to the wrong address", "shipping.lost-damaged"),  # neighbour: as before
     # more countries by name (refused): the international shipping
     ("Do you ship to Brazil?", "shipping.international"), ("能寄到巴西吗？", "shipping.international"),
-    ("Can you ship to Spain?", "shipping.international")])  # neighbour: as before
+    ("Can you ship to Spain?", "shipping.international"),  # neighbour: as before
+    # plain questions with a phrase of their own now (the charge's timing, refused, the e-mail change, the label fee,
+    # the return window)
+    ("What cards can I use?", "payment.methods"), ("能用什么卡？", "payment.methods"),
+    ("发货快吗？", "shipping.dispatch"), ("送货收费吗？", "shipping.standard"),
+    ("Is there an email address for support?", "contact.human-agents"),
+    ("When does my return label expire?", "returns.process"), ("错过14天寄回期限怎么办？", "returns.process")])
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
