@@ -31,7 +31,8 @@ _OVERVIEW_WORDS = re.compile(
 # The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
 # for each product's term, the overview; the return window or a refund's time is one answer.
 TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|\b(expire[sd]?|runs? out|ends?)\b|多久|多长|期限|期|"
-                        r"多少年|几年|(什么时候|何时)?(到期|过期)", re.I | re.A)  # "When does my warranty run out?"
+                        r"多少年|几年|(什么时候|何时)?(到期|过期)|怎么算", re.I | re.A)  # "When does my warranty run out?",
+# "保修怎么算？" (how the term counts; stop 61's sweep: refused)
 # A class of products an overview asks about ("What's your return policy for electronics?", "家具的退货政策"): the
 # overview's lead sections, with the best hit of its category for the last point (the opened electronics' fee).
 PRODUCT_CLASS = re.compile(r"\b(for|on|of|with) (the |your )?(electronics?|electronic (items|products|devices|goods)|"

@@ -71,7 +71,11 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     ("What cards can I use?", "payment.methods"), ("能用什么卡？", "payment.methods"),
     ("发货快吗？", "shipping.dispatch"), ("送货收费吗？", "shipping.standard"),
     ("Is there an email address for support?", "contact.human-agents"),
-    ("When does my return label expire?", "returns.process"), ("错过14天寄回期限怎么办？", "returns.process")])
+    ("When does my return label expire?", "returns.process"), ("错过14天寄回期限怎么办？", "returns.process"),
+    # Chinese plain questions that were refused
+    ("我的钱呢？", "refunds.timing"), ("东西丢了怎么办？", "shipping.lost-damaged"),
+    ("订单能改吗？", "orders.address-change"), ("发货后订单能改吗？", "orders.after-shipment"),
+    ("发货后还能改订单吗？", "orders.after-shipment")])  # neighbour: as before
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
@@ -94,6 +98,8 @@ def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("My headphones stopped charging after 11 months",
      ["warranty.electronics", "warranty.claims", "warranty.coverage"]),
     ("The sofa cushion ripped after 6 months of use", ["warranty.furniture", "warranty.claims", "warranty.coverage"]),
+    # the warranty asked how it counts, with no product: each product's term (refused)
+    ("保修怎么算？", ["warranty.electronics", "warranty.furniture", "warranty.protection-plan", "warranty.coverage"]),
     # a country abroad told, in Chinese: the international shipping alone (the dispatch and express too)
     ("我在巴西，配送时间和关税是多少？", ["shipping.international"]),
     # neighbours: as before
