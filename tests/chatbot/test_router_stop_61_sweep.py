@@ -75,7 +75,11 @@ from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
     # Chinese plain questions that were refused
     ("我的钱呢？", "refunds.timing"), ("东西丢了怎么办？", "shipping.lost-damaged"),
     ("订单能改吗？", "orders.address-change"), ("发货后订单能改吗？", "orders.after-shipment"),
-    ("发货后还能改订单吗？", "orders.after-shipment")])  # neighbour: as before
+    ("发货后还能改订单吗？", "orders.after-shipment"),  # neighbour: as before
+    # a refund asked faster, or after the return ships (the express, by "faster"; the label fee)
+    ("Can I get my refund faster?", "refunds.timing"),
+    ("Do Apple Pay users get their refund faster?", "refunds.timing"),
+    ("What happens after I ship my return?", "refunds.timing")])
 def test_stop_61_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
     assert answered_from(kb, question) == section_id
 
