@@ -28,11 +28,11 @@ _OVERVIEW_WORDS = re.compile(
     r"\b(do|does) (you|northwind) (have|offer|provide|give)\b|\boffers?\b|"  # "Do you have a warranty?" was refused
     r"政策|规定|规则|制度|介绍|说明|是什么|是怎样|怎样|有哪些|条款|你好|您好|想问问|想问|问问|问一下|请问|问题|关于|咨询|帮忙|帮助|一下|"
     r"有没有|提供|有", re.I | re.A)
-# The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久"), it asks
-# for each product's term, the overview; the return window or a refund's time is one answer.
+# The warranty's term depends on the product: asked without one ("How long is the warranty?", "保修多久", "When does my
+# warranty run out?", "保修怎么算？": how the term counts, refused before stop 61), it asks for each product's term, the
+# overview; the return window or a refund's time is one answer.
 TERM_WORDS = re.compile(r"\bhow long\b|\bperiod\b|\bterms?\b|\blength\b|\b(expire[sd]?|runs? out|ends?)\b|多久|多长|期限|期|"
-                        r"多少年|几年|(什么时候|何时)?(到期|过期)|怎么算", re.I | re.A)  # "When does my warranty run out?",
-# "保修怎么算？" (how the term counts; stop 61's sweep: refused)
+                        r"多少年|几年|(什么时候|何时)?(到期|过期)|怎么算", re.I | re.A)
 # A class of products an overview asks about ("What's your return policy for electronics?", "家具的退货政策"): the
 # overview's lead sections, with the best hit of its category for the last point (the opened electronics' fee).
 PRODUCT_CLASS = re.compile(r"\b(for|on|of|with) (the |your )?(electronics?|electronic (items|products|devices|goods)|"
