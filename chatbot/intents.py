@@ -79,7 +79,7 @@ HOLD_SECTION = "payment.double-charge"
 _CHARGE_TIMING = "payment.charge-timing"  # "pending charge" finds it: of an order cancelled, the hold answers
 # A product that lost a part of how it works ("My vacuum lost suction" found the lost parcels by "lost"), not a parcel.
 _LOST_PART = re.compile(r"\b(lost|losing|loses) (suction|power|signal|connection|sound|color|colour|its)\b", re.I)
-_BY_COMMON_WORDS = frozenset({"shipping.standard", "shipping.express", "payment.charge-timing", HOLD_SECTION})
+_BY_COMMON_WORDS = frozenset({"shipping.standard", "shipping.express", _CHARGE_TIMING, HOLD_SECTION})
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION})
 
 

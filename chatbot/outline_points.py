@@ -133,8 +133,8 @@ def sections_asked(kb: KnowledgeBase, message: str, lang: str) -> dict[str, int]
     asked: dict[str, int] = {}
     for n, question in enumerate(questions):
         if categories := overview_categories(question):  # "how does the refund work?": its category's lead section
-            for category in categories:  # (the warranty's: the product's term the message tells, `_product_named`)
-                others = questions[:n] + questions[n + 1:]  # or the others ask of (`product_meant`)
+            others = questions[:n] + questions[n + 1:]  # (the warranty's: the product's term the message tells or
+            for category in categories:  # the others ask of, `_product_named`)
                 asked.setdefault(_product_named(kb, message, lang, kb.sections(lang, category)[0].id, others), n)
             continue
         if _HOW_TO_DO_IT.match(question) and (how_to := how_to_section(kb, message, lang)):
