@@ -22,6 +22,7 @@ from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED, past_cancelling
 from chatbot.product_names import search_as_asked
+from chatbot.product_problems import DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE, WRONG_ITEM
 from chatbot.return_words import RETURN_WORDS, WINDOW_ASKED
 from chatbot.text_terms import split_sentences, word_terms
 
@@ -32,38 +33,6 @@ INTENT_LEAD = 1.25  # an intent's sections score this much over the best hit: ot
 # A product's warranty scoring this share of a payment's or account's best hit names a product a defect is about ("My
 # laptop is not charging": the electronics' 3.91 against the double charge's 5.96); "My promo code doesn't work" none.
 PRODUCT_NAMED_SHARE = 0.5
-# The patterns are ASCII (re.A): an English word's \b then holds next to a Chinese character ("warranty多久？").
-_DEFECT = re.compile(
-    r"(?<!\bi'm )(?<!\bi am )\bbroke\b|(?<!\bnothing is )(?<!\bnothing was )(?<!\bnot )(?<!n't )\bbroken\b|"
-    r"\bbreaks\b|\bbreaks? down\b|\bdefect|\bfaulty\b|"
-    r"\b(not|stopped) (working|charging)\b|\bstopped (heating|cooling|spinning|responding|blowing|printing|"
-    r"draining|turning on)\b|\bwent (silent|dead|dark|black|blank)\b|\bcrackl|\bcame off\b|"
-    r"\b(won'?t|doesn'?t|does not|will not) (heat|cool|spin|drain|hold (a )?charge)\b|"
-    r"\bdied\b|\bflicker|\bbuzz|\bbusted\b|\bno sound\b|\bdead pixels?\b|\bwobbl|"
-    r"\bcracks?\b|\bonly works? (on|in|from) one side\b|\bonly (works?|charges?|turns? on) (when|if)\b|"
-    r"\bpeeling\b|\bsnapped\b|\bchipping\b|\bstain(s|ed)?\b|\bsmells? (musty|moldy|mouldy|bad|weird|funny)\b|"
-    r"\blines? (across|on|down) (my |the )?(screen|monitor|display)\b|"
-    r"\b(coming|falling) apart\b|\bsqueak|\bsagging\b|\bcracked\b|\b(ripping|tearing|fraying)\b|"
-    r"\b(ripped|torn) (at|after)\b|"
-    r"\bkeeps (crashing|freezing)\b|\b(lost|losing|loses|no|weak|poor) suction\b|"
-    r"\b(keeps )?(losing|loses|drops|dropping) (the )?(connection|signal|bluetooth|wi-?fi)\b|"
-    r"\b(very|really|too|so|super) loud\b|\bstatic (noise|sound)?|\bhiss(es|ing)\b|"  # "My vacuum lost suction" got
-    # the lost parcels, "The laptop fan is very loud" was refused (stop 60's sweep)
-    r"\b(drawer|door|zipper|button|lid|wheel|handle|latch|hinge|lever)s? (is |are |gets? |got |keeps getting )?stuck\b|"
-    r"\bbattery (drains|dies)\b|\bcollapsed\b|\bleak(s|ing)\b|\brust(ed|ing)\b|\bcame loose\b|"
-    r"\bmak(es|ing) (a |an )?(\w+ )?(noise|sound)s?\b|\b(grinding|rattling|clicking|humming) (noise|sound)|\bnoisy\b|"
-    r"\b(doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
-    r"(work|turn on|switch on|power on|start|charge|hold a charge|boot|connect|pair)\b"
-    r"|(?<!心情)(?<!脾气)(?<!压)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电"
-    r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动"
-    r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上|不加热|烧不热|不热了|不转了|不制冷|不出水|黑屏|花屏|不开机|不脱水"
-    # "收货一周即无法开机" (stop 45's sweep: the warranty claims); a box 压坏 (crushed) on its way is no defect
-    r"|无法(开机|启动|充电|使用|工作)|吸力(变小|变弱|不够|没了)|没有?吸力|很吵|噪音(很|太)?大", re.I | re.A)
-# A defect asked as a condition ("如果是坏的呢？" after "拆封的耳机能退吗？"; stop 58's sweep: the parcels damaged in transit,
-# by "坏的"), not told to have come so ("如果收到的是坏的怎么办？").
-_DEFECT_SUPPOSED = re.compile(r"(如果|要是|万一|假如)(它|东西)?是?坏的")
-# The customer's phone, a device, not a phone number or call ("my phone number changed").
-_PHONE = re.compile(r"\b(my|the|this) (smart)?phone\b(?! (number|no\b|call|line|support))|\biphone\b|手机(?!号)", re.I)
 _DEFECT_SECTIONS = ("warranty.early-defects", "warranty.claims", "warranty.coverage")
 TRANSIT_DAMAGE_SECTION = "shipping.lost-damaged"
 RETURN_WINDOW_SECTION = "returns.time-limit"
@@ -77,8 +46,6 @@ _TIED = 0.99  # by score (a follow-up's may put its topic first), "Can I return 
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 HOLD_SECTION = "payment.double-charge"
 _CHARGE_TIMING = "payment.charge-timing"  # "pending charge" finds it: of an order cancelled, the hold answers
-# A product that lost a part of how it works ("My vacuum lost suction" found the lost parcels by "lost"), not a parcel.
-_LOST_PART = re.compile(r"\b(lost|losing|loses) (suction|power|signal|connection|sound|color|colour|its)\b", re.I)
 _BY_COMMON_WORDS = frozenset({"shipping.standard", "shipping.express", _CHARGE_TIMING, HOLD_SECTION})
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION})
 
@@ -104,20 +71,6 @@ _REFUND_AWAITED = re.compile(r"\b(my|the) refund\b[^.?!]{0,25}\b(hasn'?t|has not
                              r"(arrived|come|shown up|posted|come through)\b|退款[^。！？!?]{0,8}还没(到|收到|到账)", re.I | re.A)
 REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
 _RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition
-# A wrong item told in the customer's words ("You sent me a blue toaster instead of the red one", "I ordered white
-# but got blue", "我买的是红色的，收到的是蓝色的"), which no keyword phrase finds; its return is free.
-_WRONG_ITEM = re.compile(
-    r"\b(sent|send|received|got|delivered|came|arrived|shipped)\b[^.?!]{0,40}\binstead of\b|"
-    r"\binstead of\b[^.?!]{0,30}\b(i|we) (had )?(ordered|bought|paid for)\b|"
-    r"\b(i|we) (had )?(ordered|bought|paid for)\b[^.?!]{0,40}\b(but|yet)\b[^.?!]{0,20}\b(got|received|you sent|they "
-    r"sent|sent me|(package|box|parcel) (had|contained))\b|"
-    r"\b(received|got)\b[^.?!]{0,40}\bbut (i |we )?(had )?(ordered|bought|paid for)\b|"
-    r"\b(i|we) (ordered|bought) [^.?!]{0,40}\band (got|received) (a|an) \w+ ones?\b|"  # "… and got a red one"
-    r"\b(different|other) (colou?r|size|model|style|item|product)s? (than|from) (the one |what )?(i|we) (had )?"
-    r"(ordered|bought|paid for)\b|"  # "The sofa delivered has a different color than the one I ordered" (stop 61)
-    r"\b(you|they) sent\b[^.?!]{0,30}[,;]\s*(but |when |while |and )?(i|we) (had )?(ordered|bought|paid for)\b|"
-    r"我(要|买|订|选|下单)的是[^。！？!?]{1,12}(不是|(收到|寄来|发来|送来|到)的?是)|"
-    r"(和|跟|与)我(要|买|订|选|下单)的[^。！？!?]{0,6}(不一样|不同|不符)|(收到|寄来|发来|送来)的?\w{0,6}不是我(要|买|订|选|下单)的", re.I)
 WRONG_ITEM_SECTION = "returns.shipping-fees"
 _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
                                  "refunds.shipping-charges"})
@@ -187,9 +140,9 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
                 and hits[0].section.category == categories[0] and hits[0].section not in lead):  # is the best hit
             lead = lead[:-1] + [hits[0].section]
         return "overview", lead
-    if _DEFECT.search(text) or _DEFECT_SUPPOSED.search(text):
+    if DEFECT.search(text) or DEFECT_SUPPOSED.search(text):
         product = tuple(h.section.id for h in hits if h.section.id in PRODUCT_SECTIONS)[:1] or (
-            PRODUCT_SECTIONS[:1] if _PHONE.search(text) else ())  # a phone: the electronics'
+            PRODUCT_SECTIONS[:1] if PHONE.search(text) else ())  # a phone: the electronics'
         asked = asking_clauses(text)
         if not past_the_window:
             early = _DEFECT_SECTIONS[:1]
@@ -258,14 +211,14 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
     if (intent is None and hits and (hits[0].section.id not in _WRONG_ITEM_ANSWERS or hits[0].score < bar
                                      or hits[0].section.id == "returns.exchanges" and not _EXCHANGE.search(text))
-            and _WRONG_ITEM.search(text)):  # "You sent me a blue toaster instead of the red one": the electronics'
+            and WRONG_ITEM.search(text)):  # "You sent me a blue toaster instead of the red one": the electronics'
         # term, by "toaster"; "You sent me a blue lamp, I ordered white. What now?" refused; "The sofa delivered has
         # a different color than the one I ordered" got the exchanges, by "color", though it asks for none (stop 61)
         hits = lead_with(max(hits[0].score, bar), hits, kb.get(WRONG_ITEM_SECTION, lang))
     if (intent is None and hits and (hits[0].section.id == _DEFECT_SECTIONS[0] or hits[0].section.id ==
                                      _RESTOCKING_SECTION and not re.search(r"\bopen|\bunbox|拆|开封", text, re.I))
             and RETURN_WORDS.search(text) and durations(text)
-            and not (_DEFECT.search(text) or ARRIVED_BROKEN.search(text))):
+            and not (DEFECT.search(text) or ARRIVED_BROKEN.search(text))):
         # a return told how long since and no defect: "It's been about a month since delivery, can I still return my
         # shoes?" (stop 46's sweep: the early defects, by "month"), nor anything opened ("I bought a lamp two weeks
         # ago and it works fine. Can I still return it?": the opened electronics' fee, by "it works fine"; stop 61)
@@ -276,7 +229,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"  # "我想退货，已经过了一个月了"
     if (intent is None and hits and hits[0].section.category not in ("returns", "refunds") and DELIVERED.search(text)
-            and RETURN_WORDS.search(text) and not (_DEFECT.search(text) or ARRIVED_BROKEN.search(text))
+            and RETURN_WORDS.search(text) and not (DEFECT.search(text) or ARRIVED_BROKEN.search(text))
             and TRANSIT_DAMAGE_SECTION not in kb.phrase_sections(text, lang)):  # "显示签收…没收到…还是退款？" (stop 56)
         # "My order arrived yesterday, can I return it?": the return window, not what to do after shipment
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
@@ -350,12 +303,12 @@ def _found_by_a_word(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
     coverage answers. The early defects keep their answer ("我上周买的沙发今天到了，但是一条腿断了")."""
     best = hits[0]
     product_named = (any(h.section.id in PRODUCT_SECTIONS and h.score >= PRODUCT_NAMED_SHARE * best.score for h in hits)
-                     or _PHONE.search(text))  # "my phone keeps crashing" (stop 58's sweep: the human agents' phone)
+                     or PHONE.search(text))  # "my phone keeps crashing" (stop 58's sweep: the human agents' phone)
     # "phone", "charge", "free" ("… stopped charging, can I get it fixed for free?" found the cancellation's "free")
     found_by_its_words = best.section.category in ("payment", "account", "refunds", "contact", "orders", "shipping")
     return ((best.section.id in _DEFECT_SECTIONS[1:] or (found_by_its_words and product_named))  # not a parcel damaged
             and best.section.id not in kb.phrase_sections(text, lang)
-            and (best.section.id != TRANSIT_DAMAGE_SECTION or _LOST_PART.search(text)))
+            and (best.section.id != TRANSIT_DAMAGE_SECTION or LOST_PART.search(text)))
 
 
 def _claim_and_coverage(text: str, hits: list[ScoredSection], bar: float) -> bool:
@@ -391,7 +344,7 @@ def _intent_first(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredSect
                                                  or _found_by_a_word(kb, text, lang, hits)
                                                  or _claim_and_coverage(text, hits, bar)
                                                  or _dated_defect(text, hits[0], past_the_window)
-                                                 or _DEFECT_SUPPOSED.search(text) and not ARRIVED_BROKEN.search(text)
+                                                 or DEFECT_SUPPOSED.search(text) and not ARRIVED_BROKEN.search(text)
                                                  or hits[0].section.id in by_common_words | {"returns.exchanges"})))
     if intent is None or (specific and intent != "overview"):
         return hits, None
