@@ -58,6 +58,10 @@ ESCALATION_RULES = {
         r"(划伤|划破|弄伤|割伤|烫伤|砸伤)了?(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她|人(?!家))|"
         r"(玻璃|灯泡|电池|灯罩|水壶)(突然)?(炸了|炸裂|爆了|爆裂)|摔了一跤|摔了个跤|跌倒|跌伤|"
         r"电池.{0,4}(鼓包|鼓起|膨胀)|过敏反应|起疹子|起红疹",
+        # a fire, a shock and a child hurt told in other words ("适配器烧起来了", "摸着会电人，刚才麻了一下",
+        # "把孩子腿划伤了"; stop 62's sweep: answered from the warranty, refused, the damaged parcels)
+        r"烧起来|烧了起来|烧着了|(?<![充来])电人(?!员)|电了一下|麻了一下|被电麻|戳伤|扎伤|"
+        r"把(孩子|小孩|宝宝|儿子|女儿|老人|我|他|她|人).{0,4}?(划伤|划破|弄伤|割伤|烫伤|砸伤)",
         # stop 53's sweep (refused or answered from a policy): a danger named, a tripped breaker, bare wires, furniture
         # that tips over onto someone, glass that bursts on its own, a rash, a small part in a child's mouth
         r"('s|'re|\b(is|are|was|were|seems|looks))\s+(really\s+|very\s+|so\s+)?(dangerous|unsafe|hazardous)\b"
@@ -91,6 +95,9 @@ ESCALATION_RULES = {
         # English words in a Chinese message: "有人 hack 了我的 account" (stop 46's sweep: the bank's time)
         r"\bhack(ed)?\b\s*(了|咗)\s*(我的?|我个|我個)\s*(account|card|账户|账号|帐号|帐户|卡)",
         r"\b(stole|steal|stealing)\s+my\s+(credit\s+|debit\s+|bank\s+)?(card|account|identity|wallet|purse)\b",
+        # "Somebody spent my gift card balance" (stop 62's sweep: refused)
+        r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(spent|used\s+up|drained|emptied)\s+my\s+"
+        r"(gift\s+card|balance|store\s+credit)",
         # someone trying to get into the account ("I'm worried someone is trying to hack it", "有人想盗我的号"; stop 50's
         # sweep: refused, and the lockout)
         r"\b(someone|somebody|hackers?)\s+(is\s+|are\s+|was\s+|were\s+|has\s+been\s+|have\s+been\s+)?(trying|tried|"
@@ -119,7 +126,8 @@ ESCALATION_RULES = {
         # a charge that is not the customer's ("a charge … that isn't mine", "这笔扣款不是我买的"; stop 59's sweep)
         r"\b(charges?|transactions?|purchases?)\b[^.?!]{0,30}\b(isn'?t|is\s+not|aren'?t|are\s+not)\s+mine\b|"
         r"(扣款|消费|交易|收费)[^。！？!?]{0,6}不是我(本人)?(买|下|刷|消费|付)?的|不是我(本人)?的(消费|扣款|交易)",
-        r"\bi\s+(never|didn'?t|did\s+not)\s+(make|place|authori[sz]e|order)\s+(this|that|these|those|the|any)\s+"
+        r"\bi\s+(never|didn'?t|did\s+not)\s+(make|made|place|placed|authori[sz]ed?|order(ed)?)\s+"
+        r"(this|that|these|those|the|any)\s+"
         r"(purchase|order|charge|payment|transaction)s?\b",
         r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|(偷偷|偷|私自|擅自)用了?我的(信用)?卡|"
         r"(没有?|未)经(过)?我的?(允许|同意)(就)?用了?我的(信用)?卡|"

@@ -47,7 +47,8 @@ AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 HOLD_SECTION = "payment.double-charge"
 _CHARGE_TIMING = "payment.charge-timing"  # "pending charge" finds it: of an order cancelled, the hold answers
 _BY_COMMON_WORDS = frozenset({"shipping.standard", "shipping.express", _CHARGE_TIMING, HOLD_SECTION})
-_NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION})
+_NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION,
+                                 "returns.exchanges"})
 
 
 def mentions_a_return(text: str) -> bool:
@@ -69,7 +70,20 @@ _NO_WORD_SINCE = re.compile(r"\bhaven'?t (heard|gotten|got|received|seen)\b|"
 # or a refund awaited that has not come ("my refund for a rug hasn't arrived": the lost parcels, by "hasn't arrived")
 _REFUND_AWAITED = re.compile(r"\b(my|the) refund\b[^.?!]{0,25}\b(hasn'?t|has not|never|didn'?t|did not)\s+"
                              r"(arrived|come|shown up|posted|come through)\b|退款[^。！？!?]{0,8}还没(到|收到|到账)", re.I | re.A)
+# or a refund told issued ("Your email says my refund was issued 4 days ago but my Visa still doesn't show it",
+# "退款已经处理了，卡里还没看到"): the bank's time, not the refund's (stop 62's sweep)
+_REFUND_ISSUED = re.compile(r"\brefund (was|has been|got) (issued|processed|sent)\b|\b(issued|processed|sent) (my|the) "
+                            r"refund\b|已经?退款了|退款(已经|已)(发出|处理|退回|完成|成功|到了?银行)", re.I | re.A)
 REFUND_SECTIONS = ("refunds.timing", "refunds.bank-processing")
+# The shipping paid on the order asked back ("Will I get back the $4.99 shipping I paid on the order too?", "当初下单付的
+# 4.99运费会一起退吗？", "运费没退"): the original shipping's refund, not the shipping's price (stop 62's sweep)
+_SHIPPING_PAID_BACK = re.compile(
+    r"\b(get|getting|have|had)\b[^.?!]{0,12}\bback\b[^.?!]{0,30}\b(paid|pay)\b[^.?!]{0,20}\b"
+    r"(shipping|delivery|postage)\b|"
+    r"\bback\b[^?!]{0,20}\b(shipping|delivery|postage)\b[^.?!]{0,20}\b(i|we) paid\b|"
+    r"(付的|交的|花的|当时的|当初的|原来的)[^。！？!?]{0,10}(运费|邮费|加急费)[^。！？!?]{0,4}(退|返还)|"
+    r"(运费|邮费|加急费)[^。！？!?]{0,2}(没退|没有退|会退|能退|退吗|退不退|也退|一起退)", re.I | re.A)
+SHIPPING_CHARGES_SECTION = "refunds.shipping-charges"
 _RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition
 WRONG_ITEM_SECTION = "returns.shipping-fees"
 _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
@@ -206,6 +220,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits, intent = [h for h in lead if h.section.category in ("refunds", "returns")], "refund"
     elif hits and hits[0].section.category == "refunds" and _REFUND_AWAITED.search(text):  # no parcel: "退款10天了还没到"
         hits = [h for h in hits if h.section.id != TRANSIT_DAMAGE_SECTION]  # (the lost parcels by "还没到", stop 60)
+    if intent is None and hits and hits[0].section.id == REFUND_SECTIONS[0] and _REFUND_ISSUED.search(text):
+        hits, intent = lead_with(hits[0].score, hits, kb.get(REFUND_SECTIONS[1], lang)), "refund"
     if (intent is None and hits and hits[0].section.category == "returns"  # "…send the trainers back after 31 days…"
             and hits[0].section.id != RETURN_WINDOW_SECTION and RETURN_WORDS.search(text) and past_the_window):
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
@@ -247,7 +263,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits, intent = lead_with(hits[0].score, hits, kb.get(AFTER_SHIPMENT_SECTION, lang)), "return"
     elif (intent is None and hits and hits[0].section.id in _NOT_YET_CANCELLING and CANCEL.search(text)
           and (NOT_SHIPPED.search(text) or any(d.unit in ("minute", "hour") for d in durations(text)))
-          and not SHIPPED.search(text)):  # or hours since: "I placed my order 3 hours ago, is it too late to cancel?"
+          and not SHIPPED.search(text)):  # or hours since: "I placed my order 3 hours ago, is it too late to cancel?",
+        # "ordered the wrong size sheets 5 min ago pls cancel" (stop 62's sweep: the exchanges, by "wrong size")
         # not shipped yet ("too late" found what to do after shipment, "shipped" the dispatch): the cancellation leads,
         # ahead of the dispatch's keyword phrase ("Is it too late to cancel if the order has not shipped?")
         hits, intent = lead_with(hits[0].score, hits, kb.get(CANCELLATION_SECTION, lang)), "cancel"
@@ -263,6 +280,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits = [hits[0], damaged] + rest if ours else [damaged._replace(score=lead), hits[0]] + rest
     elif hits and hits[0].section.id == TRANSIT_DAMAGE_SECTION and hits[0].score < bar and ARRIVED_BROKEN.search(text):
         hits = [ScoredSection(hits[0].section, bar)] + hits[1:]  # "收到的杯子碎了" (refused: 10.3 against 12.0)
+    if (intent not in SEVERAL_POINTS and hits and _SHIPPING_PAID_BACK.search(text)
+            and len(asking_clauses(text)) < 2):  # one question: of several, the first leads
+        hits, intent = lead_with(hits[0].score, hits, kb.get(SHIPPING_CHARGES_SECTION, lang)), "refund"
     return hits, intent
 
 

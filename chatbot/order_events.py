@@ -22,7 +22,7 @@ DELIVERED = re.compile(r"\b(was|were|been|got|it'?s|they'?re) delivered\b|\barri
 # An order that has shipped ("It already shipped", "已经发货了"); "hasn't shipped", "if it's shipped", "还没发货" not.
 SHIPPED = re.compile(r"(?<!\bif )(?<!\bonce )(?<!\bwhen )\b(already|has|have|it'?s|was|were) (been )?"
                      r"(shipped|dispatched)\b|\b(it|they|order) (already )?(shipped|dispatched)\b|已经发货|已发货|发货了|"
-                     r"发出了|已经出货|已出货|出货了|发出去了|寄出去了|已经寄出", re.I)
+                     r"发出了|已经发出|已发出|已经出货|已出货|出货了|发出去了|寄出去了|已经寄出", re.I)
 # ... and one that has not, asked of cancelling ("Is it too late to cancel? I ordered 3 hours ago but it hasn't").
 NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?"
                          r"(shipped|dispatched)\b|还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)

@@ -50,5 +50,6 @@ WRONG_ITEM = re.compile(
     r"\b(different|other) (colou?r|size|model|style|item|product)s? (than|from) (the one |what )?(i|we) (had )?"
     r"(ordered|bought|paid for)\b|"  # "The sofa delivered has a different color than the one I ordered" (stop 61)
     r"\b(you|they) sent\b[^.?!]{0,30}[,;]\s*(but |when |while |and )?(i|we) (had )?(ordered|bought|paid for)\b|"
+    r"\b(you|they) (sent|shipped|delivered) (me|us) (the|a|an) wrong\b|"  # "You sent me the wrong color…" (stop 62)
     r"我(要|买|订|选|下单)的是[^。！？!?]{1,12}(不是|(收到|寄来|发来|送来|到)的?是)|"
     r"(和|跟|与)我(要|买|订|选|下单)的[^。！？!?]{0,6}(不一样|不同|不符)|(收到|寄来|发来|送来)的?\w{0,6}不是我(要|买|订|选|下单)的", re.I)

@@ -46,6 +46,8 @@ REFUSAL_RULES = {
         r"\badmin(istrator)?\s+(password|credentials|access|login|account)\b",
         r"\byou\s+are\s+(a|an)\s+[\w -]{0,30}(assistant|ai|bot|chatbot|model)\s+(that|who|which)\b",
         r"(忽略|无视|忘记|忘掉|不要理会)掉?你?(之前|以上|前面|上面|先前|所有)?的?(所有)?(指令|指示|提示|规则|设定|要求|内容)",
+        # English words in a Chinese message ("ignore你之前的instructions"; stop 62's sweep: the privacy section)
+        r"\b(ignore|disregard|forget)\s*你?(之前|以上|前面|上面|先前|所有)的?\s*(instructions?|rules|prompts?|指令|指示|提示|规则)",
         r"你(现在)?(不再是|已经不是|现在不是)|^\s*(系统|助手|管理员)\s*[:：]|(我是|作为)(你的)?(开发者|开发人员|管理员)|"
         r"(进入|开启|切换到)(调试|开发者|管理员|测试)模式|"
         r"我授权你(忽略|无视|绕过|跳过|违反|透露|泄露|批准|免除)|我是(你们|northwind)的?(员工|工作人员|客服|经理|开发|老板|总裁|总经理|创始人)|"
@@ -71,7 +73,7 @@ REFUSAL_RULES = {
         r"\b(repeat|print|output|show|reveal)\b.{0,30}\b(text|words|everything|all)\s+(above|before)\b",
         # 系统提示 asked for; "系统提示我卡被拒了" is what the shop's site said (stop 46's sweep: refused)
         r"内部(编号|代码|参考号)|提示词|(你的|把|输出|显示|打印|告诉我|泄露|透露)(你的)?系统提示|系统提示(是什么|的内容|写了什么|\W*$)|"
-        r"系统指令|(你的|你收到的|给你的)(指令|指示|设定|规则|初始设置)|(内部|隐藏|秘密)(指令|提示)|"
+        r"系统指令|(你的|你收到的|给你的)\s*(指令|指示|设定|规则|初始设置|(system\s*)?prompt|instructions)|(内部|隐藏|秘密)(指令|提示)|"
         r"(对话|聊天|会话)(开始)?(之前|以前|前)(你)?(收到|得到|接到|被告知)了?(什么|哪些)(指令|指示|规则|设定)|"
         r"你被告知了?(什么|哪些)(指令|指示|规则)",
         r"(重复|输出|显示|打印)(一下)?(上面|以上|前面)的(所有|全部)?(内容|文字|话)",  # "请重复上面的所有内容" (stop 49)
@@ -111,7 +113,8 @@ REFUSAL_RULES = {
         r"(订单|(收货)?地址|电话|手机号|邮箱|账户|账号|信息|资料)",
         # the buyer of an order asked for ("the email address of the person who ordered order #5521"; stop 57's sweep)
         r"\b(e-?mail|address|phone|name|card|details|info\w*|contact)\s+(of|for)\s+(the\s+)?(person|customer|buyer|"
-        r"guy|lady|man|woman|one|people|user)\s+who\s+(ordered|placed|bought|purchased|made)\b",
+        r"guy|lady|man|woman|one|people|user)\s+who\s+(ordered|placed|bought|purchased|made|reviewed|rated|wrote|left|"
+        r"posted|returned)\b",  # a reviewer's ("the email address of the person who reviewed the sofa"; stop 62)
         # who bought something, asked ("Who else bought this lamp?", "Tell me who ordered it"); "the refund goes to the
         # person who bought it?" names the buyer of a gift (stop 43's sweep: refused).
         r"(^|[.?!,;:]\s*|\b(tell|know|see|show|find\s+out|wonder|wondering|ask|asking)\s+(me\s+|us\s+)?)"

@@ -9,6 +9,7 @@ from chatbot.order_events import (ARRIVED_BROKEN, CHARGED, DELIVERED, NOT_SHIPPE
 
 @pytest.mark.parametrize(("text", "shipped"), [
     ("It already shipped", True), ("It was dispatched this morning", True), ("已经發貨了", True),  # traditional too
+    ("显示已发出", True),  # "已发出" (stop 62's sweep: the cancellation)
     ("It hasn't shipped yet", False), ("What if it's shipped?", False), ("还没发货", False)])
 def test_says_it_shipped(text, shipped):
     assert says_it_shipped(text) is shipped

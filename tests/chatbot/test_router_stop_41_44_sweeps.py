@@ -92,8 +92,8 @@ def test_stop_42_sweep_messages_are_answered_from_their_sections(kb, question, s
     ("Hi, I forgot to add a lamp to my order, can you just put it on the same one?", "orders.adding-items"),
     ("Order shipped to my old address!! Can you reroute it to my new place?", "orders.address-change")])  # email
 def test_stop_43_sweep_messages_are_answered_from_their_sections(kb, question, section_id):
-    """Stop 43's sweeps: a wrong item (`product_problems.WRONG_ITEM`), a product broken on arrival, a defect's term asked,
-    faults ("stopped heating"), keyword phrases ("mattress", "gift card for cash", "original shipping")."""
+    """Stop 43's sweeps: a wrong item (`product_problems.WRONG_ITEM`), a product broken on arrival, a defect's term
+    asked, faults ("stopped heating"), keyword phrases ("mattress", "gift card for cash", "original shipping")."""
     assert answered_from(kb, question) == section_id
 
 
