@@ -22,7 +22,7 @@ from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED, past_cancelling
 from chatbot.product_names import search_as_asked
-from chatbot.product_problems import DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE, WRONG_ITEM
+from chatbot.product_problems import ACCIDENT_DENIED, DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE, WRONG_ITEM
 from chatbot.return_words import RETURN_WORDS, WINDOW_ASKED
 from chatbot.text_terms import split_sentences, word_terms
 
@@ -81,6 +81,7 @@ _SHIPPING_PAID_BACK = re.compile(
     r"\b(get|getting|have|had)\b[^.?!]{0,12}\bback\b[^.?!]{0,30}\b(paid|pay)\b[^.?!]{0,20}\b"
     r"(shipping|delivery|postage)\b|"
     r"\bback\b[^?!]{0,20}\b(shipping|delivery|postage)\b[^.?!]{0,20}\b(i|we) paid\b|"
+    r"\bbut not (the )?[^?!]{0,12}\b(i|we) paid for (the )?(express |standard )?(shipping|delivery|postage)\b|"
     r"(付的|交的|花的|当时的|当初的|原来的)[^。！？!?]{0,10}(运费|邮费|加急费)[^。！？!?]{0,4}(退|返还)|"
     r"(运费|邮费|加急费)[^。！？!?]{0,2}(没退|没有退|会退|能退|退吗|退不退|也退|一起退)", re.I | re.A)
 SHIPPING_CHARGES_SECTION = "refunds.shipping-charges"
@@ -199,8 +200,12 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     past_the_window = past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
+    if (hits[1:] and hits[0].section.id == _DEFECT_SECTIONS[2] and ACCIDENT_DENIED.search(text)
+            and _DEFECT_SECTIONS[2] not in kb.phrase_sections(ACCIDENT_DENIED.sub(" ", text), lang)):
+        hits = [hits[1], hits[0]] + hits[2:]  # the coverage found by an accident denied only ("从来没摔过") follows
     hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
-    if intent == "defect" and (named := kb.phrase_sections(text, lang) & {_DEFECT_SECTIONS[2], PURCHASE_SECTION}):
+    if intent == "defect" and (named := kb.phrase_sections(ACCIDENT_DENIED.sub(" ", text), lang)
+                                        & {_DEFECT_SECTIONS[2], PURCHASE_SECTION}):
         # an accident the coverage names ("孩子把平板摔了"), a protection plan bought ("买了延保之后坏了怎么申请？": early defects led)
         hits = lead_with(hits[0].score, hits, *(kb.get(i, lang) for i in sorted(named)))
     if (intent is None and hits and hits[0].section.id in _ASKED_OF_A_FINAL_ITEM | {NON_RETURNABLE_SECTION}

@@ -27,7 +27,7 @@ DEFECT = re.compile(
     r"\b(doesn'?t|does not|don'?t|do not|won'?t|will not|isn'?t|is not|no longer|can'?t|cannot) "
     r"(work|turn on|switch on|power on|start|charge|hold a charge|boot|connect|pair)\b"
     r"|(?<!心情)(?<!脾气)(?<!压)坏了|坏掉|不好用|不能用|用不了|不响|断了|裂了|开不了机|不工作|故障|失灵|不亮|没反应|充不了电|充不进电"
-    r"|闪屏|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动"
+    r"|闪屏|闪烁|屏幕.{0,3}闪|灯.{0,2}闪|杂音|异响|吱吱响|没声音|坏点|掉漆|开线|死机|不好使|连不上|掉电|晃|塌|凹陷|变形|漏水|漏气|生锈|脱皮|松动"
     r"|嗡嗡|充不上电|竖线|横线|霉味|污渍|漆.{0,6}掉|按不动|关不上|不加热|烧不热|不热了|不转了|不制冷|不出水|黑屏|花屏|不开机|不脱水"
     # "收货一周即无法开机" (stop 45's sweep: the warranty claims); a box 压坏 (crushed) on its way is no defect
     r"|无法(开机|启动|充电|使用|工作)|吸力(变小|变弱|不够|没了)|没有?吸力|很吵|噪音(很|太)?大", re.I | re.A)
@@ -53,3 +53,9 @@ WRONG_ITEM = re.compile(
     r"\b(you|they) (sent|shipped|delivered) (me|us) (the|a|an) wrong\b|"  # "You sent me the wrong color…" (stop 62)
     r"我(要|买|订|选|下单)的是[^。！？!?]{1,12}(不是|(收到|寄来|发来|送来|到)的?是)|"
     r"(和|跟|与)我(要|买|订|选|下单)的[^。！？!?]{0,6}(不一样|不同|不符)|(收到|寄来|发来|送来)的?\w{0,6}不是我(要|买|订|选|下单)的", re.I)
+# An accident denied ("从来没摔过也没进水", "I never dropped it and it never got wet"), which names no accident the
+# warranty's coverage leaves out (stop 62's sweep: the coverage led "…還在保固期內嗎？").
+ACCIDENT_DENIED = re.compile(
+    r"(从来|从)?(没有?|未)(摔|掉|进水|泡水|泡过水|磕|碰|撞)过?|"
+    r"\b(never|wasn'?t|was not|hasn'?t been|has not been|haven'?t|have not|didn'?t|did not)\s+(been\s+)?(ever\s+)?"
+    r"(dropped|drop|got wet|get wet|gotten wet|wet|spilled|spill|knocked)\b", re.I)

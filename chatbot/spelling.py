@@ -28,6 +28,8 @@ _CHAT_WORDS = {"wat": "what", "wut": "what", "whta": "what", "teh": "the", "hte"
                "r": "are", "gonna": "going to", "wanna": "want to", "gotta": "got to",
                "giftcard": "gift card", "giftcards": "gift cards",  # "went to my giftcard??" (stop 45's sweep)
                "dubble": "double",  # two edits away: "I was dubble charged" got the charge's timing (stop 61)
+               # "is ther a warrenty on headfones" (stop 62's sweep: refused; "ther" read as "the")
+               "ther": "there", "headfones": "headphones", "headfone": "headphone",
                # contractions without their apostrophe, which the keyword phrases have ("my oder hasnt arived yet" was
                # refused, stop 57's sweep)
                **{f"{stem}nt": f"{stem}n't" for stem in ("has", "have", "is", "are", "was", "were", "does", "do", "did",

@@ -64,6 +64,12 @@ _UNCOVERED_TOPICS = {
                  r"\bwhich one should i (buy|get|choose)\b|推荐(一款|一个|一下|个|款)|"
                  # "Which vacuum is better, the X200 or the X300?", "哪个更好用？" (stop 46's sweep: the warranty)
                  r"\bwhich [\w ]{0,30}\bis better\b|哪(个|款|种)(牌子|品牌)?更?好用|哪(个|款)(牌子|品牌)更?好"),
+    # services the shop does not offer: installing, mounting, assembling at home ("Can someone from Northwind come
+    # and mount my TV on the wall? Do you do installation?" got the installments; stop 62's sweep)
+    "services": (r"\b(come|send (someone|somebody|a technician)|technician)\b[^.?!]{0,30}\b(install|mount|assemble)\b|"
+                 r"\bdo you (do|offer|provide) (installation|assembly|mounting|tv mounting)\b|"
+                 r"\b(installation|assembly|mounting) services?\b|\bmount (my|the|a|our) (tv|television)\b|"
+                 r"上门安装|安装服务|挂墙|装到墙上|上门组装|组装服务"),
     # the shop's website, app or checkout not working, a technical fault no policy covers ("ur website is broken" got
     # the early defects, "i cant checkout" the promo codes; stop 58's sweep)
     "site": (r"\b(website|web site|site|app|checkout( page)?)\s+(is\s+|keeps\s+)?(broken|down|crash(es|ing)?|"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.product_problems import DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE, WRONG_ITEM
+from chatbot.product_problems import ACCIDENT_DENIED, DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE, WRONG_ITEM
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -35,7 +35,15 @@ def test_lost_part(text, found):
 @pytest.mark.parametrize(("text", "found"), [
     ("You sent me a blue toaster instead of the red one", True), ("I ordered white but got blue", True),
     ("我买的是红色的，收到的是蓝色的", True), ("沙发颜色和我订的不一样", True),
+    ("You sent me the wrong color mattress topper", True),
     ("I ordered a lamp last week", False), ("Can I get it in blue instead?", False),
 ])
 def test_wrong_item(text, found):
     assert bool(WRONG_ITEM.search(text)) is found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("从来没摔过也没进水", True), ("I never dropped it", True), ("It wasn't dropped", True),
+    ("我把它摔了", False), ("I dropped my laptop", False)])
+def test_accident_denied(text, found):
+    assert bool(ACCIDENT_DENIED.search(text)) is found

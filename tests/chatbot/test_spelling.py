@@ -13,7 +13,8 @@ from chatbot.spelling import correct_typos
     ("my acount is locked", "my account is locked"), ("change adress", "change address"),
     ("the cabel you sent", "the cable you sent"), ("my pakcage", "my package"),
     ("how much is shiping to canda", "how much is shipping to canada"), ("wat is it", "what is it"),
-    ("I was dubble charged", "I was double charged")])  # two edits away: a word of its own (stop 61)
+    ("I was dubble charged", "I was double charged"),  # two edits away: a word of its own (stop 61)
+    ("is ther a warrenty on headfones", "is there a warranty on headphones")])  # stop 62
 def test_a_typo_becomes_the_knowledge_base_s_word(kb, text, corrected):
     """"shiping" is one edit from "shining" too, and "acount" from "count": the knowledge base's word wins.
     Two swapped letters are read as the word they swap, known or not, where that word is the commoner: "cabel" was
