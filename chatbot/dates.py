@@ -52,13 +52,15 @@ _NAMED_DAY = re.compile(r"(?<=\bon )(black friday|cyber monday)\b|(黑五|黑色
 # Today's date, told to count from ("…10月8号送到的…现在已经11月20号了，还能退吗？", "today is dec 1"), is no day anything
 # came (stop 62's sweep: the holiday returns led, by November 20).
 _TODAY = re.compile(r"(今天|现在|今儿)(已经|都)?是?\s*$|\b(today is|today's|it'?s now|it is now|now it'?s)\s*$")
+_NOW_AFTER = re.compile(r"\s*(now|today)\b")  # "It's December 10 now"
 
 
 def dates_in(text: str) -> list[MonthDay]:
     """The (month, day) of each date named in ``text`` (`text_terms.phrase_text`: "december 1", "1st of dec",
     "12月1日", and the shopping days of `_NAMED_DAYS`), in order; not today's, told as such (`_TODAY`)."""
     found = [(m.start(), d) for m in _DATE.finditer(text)
-             if (d := _month_day(m)) is not None and not _TODAY.search(text[max(0, m.start() - 12):m.start()])]
+             if (d := _month_day(m)) is not None and not _TODAY.search(text[max(0, m.start() - 12):m.start()])
+             and not _NOW_AFTER.match(text, m.end())]
     found += [(m.start(), _NAMED_DAYS[m.group()]) for m in _NAMED_DAY.finditer(text)]
     return [d for _, d in sorted(found)]
 

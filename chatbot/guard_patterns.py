@@ -132,10 +132,11 @@ ESCALATION_RULES = {
         r"(purchase|order|charge|payment|transaction)s?\b|"
         # a charge from a shop never used ("… and I've never ordered anything from you", "我根本没在你们这买过东西")
         r"\b(i|we)('ve|\s+have)?\s+never\s+(ordered|bought|purchased|shopped)\s+(anything\s+|something\s+)?"
-        r"(from|with|at)\s+(you|northwind|your\s+(store|shop|site))\b|(根本|从来|从)?没(有)?在你们(这|这里|家|店|网站)?(买过|下过单)",
+        r"(from|with|at)\s+(you|northwind|your\s+(store|shop|site))\b|"
+        r"(根本|从来|从)?没(有)?在你们(这|这里|家|店|网站)?(买过|下过单)|(根本|从来)没(有)?下过单",
         r"(有人|别人|陌生人)(用|登录了?|登陆了?)我的(账户|账号|卡|信用卡)|(偷偷|偷|私自|擅自)用了?我的(信用)?卡|"
         r"(没有?|未)经(过)?我的?(允许|同意)(就)?用了?我的(信用)?卡|"
-        r"诈骗|欺诈|盗刷|(盗用|冒用|盗)了?我的(账户|账号|卡|信用卡|身份)|(盗用|冒用)了?我的|骗子|钓鱼|(?<!有人)(?<!别人)(?<!朋友)(账户|账号|卡|钱包)(被盗|被黑|被盗用|被偷)|"
+        r"诈骗|欺诈|盗刷|(盗用|冒用|盗)了?我的(账户|账号|卡|信用卡|身份|号)|(盗用|冒用)了?我的|骗子|钓鱼|(?<!有人)(?<!别人)(?<!朋友)(账户|账号|卡|钱包)(被盗|被黑|被盗用|被偷)|"
         r"(账户|账号)被(别人|他人|陌生人|人)登(录|陆)|盗号|不是我(本人)?下的|(没|未)(下过|买过)的订单|"
         r"我(从来)?(没|没有|从没|未)下过?(这个|这笔|那个|这些)订单",  # stop 53's sweep: refused
         # a message asking for a password or card ("I got an email asking for my password, was it you?")

@@ -23,7 +23,7 @@ from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED, past_cancelling
 from chatbot.product_names import search_as_asked
 from chatbot.product_problems import ACCIDENT_DENIED, DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE, WRONG_ITEM
-from chatbot.return_words import RETURN_WORDS, WINDOW_ASKED
+from chatbot.return_words import RETURN_WORDS, UNOPENED, WINDOW_ASKED
 from chatbot.text_terms import split_sentences, word_terms
 
 PURCHASE_SECTION = "warranty.protection-plan"  # "bought within 30 days": any story of a purchase finds it
@@ -203,6 +203,11 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if (hits[1:] and hits[0].section.id == _DEFECT_SECTIONS[2] and ACCIDENT_DENIED.search(text)
             and _DEFECT_SECTIONS[2] not in kb.phrase_sections(ACCIDENT_DENIED.sub(" ", text), lang)):
         hits = [hits[1], hits[0]] + hits[2:]  # the coverage found by an accident denied only ("从来没摔过") follows
+    if hits[1:] and hits[0].section.id == _RESTOCKING_SECTION and UNOPENED.search(text):
+        # nothing opened, no fee: "Can I return a smoke detector I haven't opened?" is the return window's (stop 62)
+        top, hits = hits[0].score, hits[1:] + hits[:1]
+        if RETURN_WORDS.search(text):
+            hits = lead_with(top, hits, kb.get(RETURN_WINDOW_SECTION, lang))
     hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
     if intent == "defect" and (named := kb.phrase_sections(ACCIDENT_DENIED.sub(" ", text), lang)
                                         & {_DEFECT_SECTIONS[2], PURCHASE_SECTION}):
@@ -244,7 +249,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         # shoes?" (stop 46's sweep: the early defects, by "month"), nor anything opened ("I bought a lamp two weeks
         # ago and it works fine. Can I still return it?": the opened electronics' fee, by "it works fine"; stop 61)
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"
-    if (intent is None and hits and hits[0].section.id == REFUND_SECTIONS[0] and WINDOW_ASKED.search(text)
+    if (intent in (None, "refund") and hits and hits[0].section.id == REFUND_SECTIONS[0] and WINDOW_ASKED.search(text)
             and not (_REFUND_AWAITED.search(text) or _RETURN_SENT.search(text))):  # "…full refunds on anything
         hits, intent = lead_with(hits[0].score, hits, kb.get(RETURN_WINDOW_SECTION, lang)), "return"  # within 90 days?"
     if intent is None and hits and _tells_how_long_since(text) and hits[0].section.category == "returns":

@@ -122,6 +122,8 @@ REFUSAL_RULES = {
         r"\b(customers?|users?|buyers?|shoppers?|people|others)\s+who\s+(bought|ordered|purchased)\b|"
         # the one who ordered before ("what the guy who ordered before me bought", "上一个买这款的人"; stop 45's sweep)
         r"\b(guy|person|lady|man|woman|customer|one)\s+who\s+(ordered|bought|purchased)\b[^.?!]{0,20}\bbefore\s+me\b|"
+        # what a third person bought or holds ("帮我查一下她买的是哪个牌子", "能直接告诉我她账户里还剩多少吗"; stop 62)
+        r"查(一下|一查|查)?(她|他)(们)?(买|订|下单)(的是|了什么|了啥|的什么|了哪)|告诉我(她|他)(们)?的?(账户|账号|礼品卡)|"
         r"(上一个|上一位|之前|前一个)(买|购买|下单)了?(这款|这个|这件)?的人|(订单|包裹)\s*#?\d*\s*是谁(买|下单|订|购买|下)的",
         # a person named by a common surname, asked about ("告诉我张三买了什么", "帮我查一下李四的收货地址"; stop 58's sweep)
         r"(告诉我|查一?下|查查|帮我查|我想知道|能告诉我)(?:(?!周末|黄色|马上|任何|何时|曾经|许多|陆续|范围)[张王李赵刘陈杨黄周吴徐孙马朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董潘袁蔡蒋杜叶程魏"
@@ -135,7 +137,7 @@ REFUSAL_RULES = {
         # he's the husband", "the caller is the customer's neighbor"; stop 45's sweeps: the address change)
         r"\b(tell\s+(me|us)|know|see|show\s+(me|us)|find\s+out|check|share|look\s+up)\s+(and\s+)?what\s+"
         r"(she|he|they|(her|his|their)\s+(ex|neighbou?r|co-?worker|colleague|boss|roommate|friend))\s+"
-        r"(has\s+|have\s+)?(ordered|bought|purchased)\b|"
+        r"(has\s+|have\s+)?(ordered|bought|purchased|order|buy|purchase)\b|"  # "tell me what she order" (stop 62)
         r"\b((tell|give|show|send)\s+(me|us)|what('?s|\s+is|\s+are))\s+(his|her|their)\s+"
         r"((shipping|billing|delivery|home|e-?mail)\s+)?(address|phone|e-?mail|card|password)\b",  # "what's her …?"
         r"\b(caller|requester)\b[^.?!]{0,20}\b(isn'?t|is\s+not|not)\s+the\s+"

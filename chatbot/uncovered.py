@@ -25,7 +25,7 @@ _UNCOVERED_TOPICS = {
     # the weather ("… this weekend?" found the same-day dispatch, "… for Christmas?" the holiday returns)
     "weather": (r"\b(what'?s|what\s+is|how'?s|how\s+is|what will)\s+the\s+weather\b|\bforecast\b|天气|下雨|下雪|"
                 r"\bweather\s+(like|today|tomorrow|this|next|going)\b|"
-                r"\b(going to|gonna|will it|is it)\s+(rain|snow)\b"),
+                r"\b(going to|gonna|will it|is it|it will|it'?ll)\s+(rain|snow)\b"),
     # writing and general knowledge ("Write me a poem about refunds", "Who invented the credit card?", "翻译一下")
     "knowledge": (r"\b(write|compose|make up)\s+(me\s+)?(a|an|some)\s+(\w+\s+)?"
                   r"(poem|song|story|essay|haiku|limerick|rap|"
@@ -50,7 +50,8 @@ _UNCOVERED_TOPICS = {
                  r"\b(nearest|closest) (store|shop|location|branch)\b|\bstores? near me\b|\bstore locat(ions?|or)\b|"
                  r"\bwhere (is|are) (your|the) (stores?|shops?)\b|"  # stop 56's sweep: the store credit ("store")
                  r"\bbulk (discounts?|pricing|prices|orders?|purchases?)\b|\bbuy(ing)? in bulk\b|\bwholesale\b|"
-                 r"批发|批量采购|"
+                 # an invoice to issue (stop 62's sweep: the shipping), not one a warranty asks for ("没有发票能保修吗")
+                 r"批发|批量采购|开(具|张|个)?(增值税)?(专用)?发票|发票(抬头|税号)|增值税|\b(vat|tax) invoices?\b|"
                  # signing in with another company's account ("Do you have a login with Google or Apple option?")
                  r"\b(log ?in|sign ?in|sign on|login)( option)? (with|through|via|using) "
                  r"(google|apple|facebook|microsoft)\b"),
@@ -69,7 +70,8 @@ _UNCOVERED_TOPICS = {
     "services": (r"\b(come|send (someone|somebody|a technician)|technician)\b[^.?!]{0,30}\b(install|mount|assemble)\b|"
                  r"\bdo you (do|offer|provide) (installation|assembly|mounting|tv mounting)\b|"
                  r"\b(installation|assembly|mounting) services?\b|\bmount (my|the|a|our) (tv|television)\b|"
-                 r"上门安装|安装服务|挂墙|装到墙上|上门组装|组装服务"),
+                 r"上门安装|安装服务|挂墙|装到墙上|上门组装|组装服务|礼品包装|包装成礼物|"
+                 r"\b(offer|do|have|add|want|need|get)\s+(a\s+)?gift[- ]?wrap\w*"),  # "Do you offer gift wrapping…?"
     # the shop's website, app or checkout not working, a technical fault no policy covers ("ur website is broken" got
     # the early defects, "i cant checkout" the promo codes; stop 58's sweep)
     "site": (r"\b(website|web site|site|app|checkout( page)?)\s+(is\s+|keeps\s+)?(broken|down|crash(es|ing)?|"
