@@ -22,7 +22,8 @@ from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
 from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED, past_cancelling
 from chatbot.product_names import search_as_asked
-from chatbot.product_problems import ACCIDENT_DENIED, DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE, WRONG_ITEM
+from chatbot.product_problems import (ACCIDENT_DENIED, CLAIM_ASKED, DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE,
+                                      WRONG_ITEM)
 from chatbot.return_words import RETURN_WORDS, UNOPENED, WINDOW_ASKED
 from chatbot.text_terms import split_sentences, word_terms
 
@@ -166,8 +167,11 @@ def _intent_sections(kb: KnowledgeBase, text: str, lang: str, hits: list[ScoredS
         else:  # warranty claim?" got the warranty alone)
             early = ()
         # the term leads where asked how long ("My laptop screen broke, how long is the warranty?"), else the defects
-        asks_the_term = any(TERM_WORDS.search(c) for c in asked)
+        asks_the_term = any(TERM_WORDS.search(c) and not CLAIM_ASKED.search(c) for c in asked)
         ids = (product + early if asks_the_term else early + product) + _DEFECT_SECTIONS[1:]
+        if past_the_window and not asks_the_term and (questions := questions_asked(text)) and all(
+                CLAIM_ASKED.search(q) for q in questions):  # only the claim asked: its form leads
+            ids = (_DEFECT_SECTIONS[1],) + tuple(i for i in ids if i != _DEFECT_SECTIONS[1])
         return "defect", [kb.get(section_id, lang) for section_id in ids]
     if sections := _overview_among_questions(kb, text, lang, bar):
         return "overview", sections

@@ -59,3 +59,9 @@ ACCIDENT_DENIED = re.compile(
     r"(从来|从)?(没有?|未)(摔|掉|进水|泡水|泡过水|磕|碰|撞)过?|"
     r"\b(never|wasn'?t|was not|hasn'?t been|has not been|haven'?t|have not|didn'?t|did not)\s+(been\s+)?(ever\s+)?"
     r"(dropped|drop|got wet|get wet|gotten wet|wet|spilled|spill|knocked)\b", re.I)
+# A warranty claim or repair asked ("how do I get it fixed under warranty?", "我想申请保修，需要提交什么？多久能修好？"): the
+# claim's form and its 10 business days, not the product's term, lead a defect past the return window (stop 62).
+CLAIM_ASKED = re.compile(
+    r"\bhow (do|can|would|should) (i|we) (get (it|them|this|that) (fixed|repaired|replaced)|claim|file|submit)\b|"
+    r"\b(file|make|submit|start|open) a (warranty )?claim\b|\bwhat do (i|we) need to (claim|file|submit)\b|"
+    r"申请保修|报修|(流程|手续)是?(怎样|怎么样|什么)|需要(提供|提交)什么|什么材料|(多久|多长时间)能?修好", re.I | re.A)

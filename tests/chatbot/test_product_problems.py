@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.product_problems import ACCIDENT_DENIED, DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE, WRONG_ITEM
+from chatbot.product_problems import (ACCIDENT_DENIED, CLAIM_ASKED, DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE,
+                                      WRONG_ITEM)
 
 
 @pytest.mark.parametrize(("text", "found"), [
@@ -47,3 +48,10 @@ def test_wrong_item(text, found):
     ("我把它摔了", False), ("I dropped my laptop", False)])
 def test_accident_denied(text, found):
     assert bool(ACCIDENT_DENIED.search(text)) is found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("how do I get it fixed under warranty?", True), ("How do I file a claim?", True), ("我想申请保修", True),
+    ("多久能修好？", True), ("需要提供什么材料？", True), ("How long is the warranty?", False), ("保修多久？", False)])
+def test_claim_asked(text, found):
+    assert bool(CLAIM_ASKED.search(text)) is found

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chatbot.routing import answered_from, mode_and_reason
+from tests.chatbot.routing import answered_from, mode_and_reason, point_ids
 
 
 @pytest.mark.parametrize(("question", "section_id"), [
@@ -171,3 +171,20 @@ def test_stop_62_injections_and_others_data_are_refused(kb, question, reason):
 def test_stop_62_near_misses_are_answered(kb, question):
     """Neighbours of the new escalation and refusal rules: no hazard, no one else's data."""
     assert mode_and_reason(kb, question)[0] in ("direct", "sot")
+
+
+@pytest.mark.parametrize(("question", "points"), [
+    # only a claim or repair asked, past the return window: the claim's form leads (the product's term did)
+    ("The laptop hinge broke after 6 months of normal use, how do I get it fixed under warranty?",
+     ["warranty.claims", "warranty.electronics", "warranty.coverage"]),
+    ("你好，我的吸尘器是1月份买的，用了5个月电机就坏了。我想申请保修，需要提交什么？多久能修好？",
+     ["warranty.claims", "warranty.electronics", "warranty.coverage"]),
+    ("有3盏台灯用了两个月开关就失灵了，我们想申请保修，流程是怎样的？需要提供什么材料？",
+     ["warranty.claims", "warranty.electronics", "warranty.coverage"]),
+    # neighbours: the term asked first, or the term alone
+    ("My TV broke after 8 months. Is it under warranty and how do I file a claim?",
+     ["warranty.electronics", "warranty.claims", "warranty.coverage"]),
+    ("My laptop screen broke, how long is the warranty?",
+     ["warranty.electronics", "warranty.early-defects", "warranty.claims", "warranty.coverage"])])
+def test_stop_62_outlines(kb, question, points):
+    assert point_ids(kb, question) == points
