@@ -25,7 +25,10 @@ _HOW_LONG_WORDS = frozenset(word_terms("how long, how soon, how many days, take,
 _HOW_MUCH_WORDS = frozenset(word_terms("how much, cost, minimum, maximum, min, max, minimum order, pay, free, fee, "
                                       "charge, deduct; "
                                       "少 钱 最低 高 费用 付 免费 收费 扣 买 花 手续费"))
-_ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS
+# "what do I need to include?" after a claim's question, "how long until I can try again?" after a lockout (stop 62's
+# sweep: refused)
+_WHAT_IT_NEEDS_WORDS = frozenset(word_terms("need, include, provide, submit, attach, until, try again; 需要 提供 提交 材料"))
+_ABOUT_IT_WORDS = _HOW_LONG_WORDS | _HOW_MUCH_WORDS | _WHAT_IT_NEEDS_WORDS
 # The section that says how long, of a section or of its category: "多久？" after "我想退货" asks for the return window
 # (it got the return process, while "how long?" after "I want to return something" got the window), after a refund
 # for its timing, after an exchange for the exchange's.

@@ -62,8 +62,11 @@ def detect_lang(text: str) -> str:
 
 # Words whose Snowball stem would merge them with an unrelated word: "customs" (duties) with "customer", so "Who
 # pays customs?" ranked the payment methods first; "customer" with "custom" (made to order), so an agent's
-# "Customer wants to return a mattress after 40 days" found the non-returnable custom items.
-_STEM_EXCEPTIONS = {"customs": "customs", "customer": "customer", "customers": "customer", "packaging": "packaging"}
+# "Customer wants to return a mattress after 40 days" found the non-returnable custom items; "installment" (paying in
+# parts) with "install", so "Do you do installation?" and "what if I never installed it?" found Klarna (stop 62).
+_STEM_EXCEPTIONS = {"customs": "customs", "customer": "customer", "customers": "customer", "packaging": "packaging",
+                    "installment": "installment", "installments": "installment", "instalment": "installment",
+                    "instalments": "installment"}
 
 
 def _stem(word: str) -> str:

@@ -188,3 +188,24 @@ def test_stop_62_near_misses_are_answered(kb, question):
      ["warranty.electronics", "warranty.early-defects", "warranty.claims", "warranty.coverage"])])
 def test_stop_62_outlines(kb, question, points):
     assert point_ids(kb, question) == points
+
+
+@pytest.mark.parametrize(("previous", "question", "section_id"), [
+    # a follow-up asking what the previous case needs or how long until it clears (refused)
+    ("My account is locked", "how long until I can try again?", "account.lockout"),
+    ("How do I make a warranty claim?", "what do I need to include?", "warranty.claims"),
+    # "installed" is no installment: the stems are apart (Klarna's installments)
+    ("Can I return opened software?", "what if I never installed it?", "returns.non-returnable")])
+def test_stop_62_follow_ups(kb, previous, question, section_id):
+    assert answered_from(kb, question, previous) == section_id
+
+
+@pytest.mark.parametrize("question", ["How do I install the app?", "Do you do installation?"])
+def test_installing_is_no_installment(kb, question):
+    """"install" and "installment" shared the stem "instal": installing found Klarna's installments."""
+    assert answered_from(kb, question) != "payment.installments"
+
+
+@pytest.mark.parametrize("question", ["Can I pay in instalments?", "Do you offer installments?"])
+def test_installments_still_find_klarna(kb, question):
+    assert answered_from(kb, question) == "payment.installments"

@@ -27,6 +27,12 @@ def test_customer_custom_and_customs_are_three_words():
     assert tokenize("package") != tokenize("packaging")  # "wheres my packge" found the original packaging (stop 42)
 
 
+def test_installments_are_not_installing():
+    """Snowball stems "installments" and "installed" to "instal": installing found Klarna's (stop 62)."""
+    assert tokenize("installments instalments installment") == ["installment"] * 3
+    assert "installment" not in tokenize("install installed installation")
+
+
 def test_words_that_name_no_topic_where_they_stand_are_no_terms():
     """A number word counting days, a phone's accessory, "same" but of the same day (stop 45's sweeps: the
     two-factor authentication, the agents' phone line, the same-day dispatch)."""
