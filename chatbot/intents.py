@@ -198,8 +198,10 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     week ago or more (`past_cancelling`), is past cancelling: the return window and what to do after shipment; a
     return of an order that arrived ("My order arrived yesterday, can I return it?") is the return window's; a return
     sent with no word since (`_RETURN_SENT`, `_NO_WORD_SINCE`: "I returned it two weeks ago and still no refund") is
-    the refund's: its timing, then the bank's; a cancellation of an order that has not shipped (`NOT_SHIPPED`) is
-    the cancellation's."""
+    the refund's: its timing, then the bank's, and a refund told issued (`_REFUND_ISSUED`) the bank's; a cancellation
+    of an order that has not shipped (`NOT_SHIPPED`) is the cancellation's; the shipping paid on the order asked back
+    (`_SHIPPING_PAID_BACK`), as the one question, is the original shipping's refund; nothing opened (`UNOPENED`) puts
+    the restocking fee last, and an accident denied (`ACCIDENT_DENIED`) the coverage it alone found second."""
     text = to_simplified(question)
     past_the_window = past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
