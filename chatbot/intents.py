@@ -20,8 +20,9 @@ from chatbot.chinese_script import to_simplified
 from chatbot.durations import durations, past_the_return_window
 from chatbot.knowledge import KnowledgeBase, ScoredSection, lead_with
 from chatbot.message_shape import asking_clauses, questions_asked
-from chatbot.order_events import ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, SHIPPED, past_cancelling
-from chatbot.product_names import search_as_asked
+from chatbot.order_events import (ARRIVED_BROKEN, CANCEL, CHARGED, DELIVERED, NOT_SHIPPED, ORDER_TOTAL, SHIPPED,
+                                  past_cancelling)
+from chatbot.product_names import names_other_goods_only, search_as_asked
 from chatbot.product_problems import (ACCIDENT_DENIED, CLAIM_ASKED, DEFECT, DEFECT_SUPPOSED, LOST_PART, PHONE,
                                       WRONG_ITEM)
 from chatbot.return_words import RETURN_WORDS, UNOPENED, WINDOW_ASKED
@@ -86,6 +87,7 @@ _SHIPPING_PAID_BACK = re.compile(
     r"(付的|交的|花的|当时的|当初的|原来的)[^。！？!?]{0,10}(运费|邮费|加急费)[^。！？!?]{0,4}(退|返还)|"
     r"(运费|邮费|加急费)[^。！？!?]{0,2}(没退|没有退|会退|能退|退吗|退不退|也退|一起退)", re.I | re.A)
 SHIPPING_CHARGES_SECTION = "refunds.shipping-charges"
+HOME_SHIPPING_SECTION = "shipping.standard"
 _RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition
 WRONG_ITEM_SECTION = "returns.shipping-fees"
 _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
@@ -214,6 +216,8 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         top, hits = hits[0].score, hits[1:] + hits[:1]
         if RETURN_WORDS.search(text):
             hits = lead_with(top, hits, kb.get(RETURN_WINDOW_SECTION, lang))
+    if hits[1:] and hits[0].section.id == _RESTOCKING_SECTION and names_other_goods_only(text):
+        hits = lead_with(hits[0].score, hits, kb.get("returns.condition", lang))  # no electronics: the condition's
     hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
     if intent == "defect" and (named := kb.phrase_sections(ACCIDENT_DENIED.sub(" ", text), lang)
                                         & {_DEFECT_SECTIONS[2], PURCHASE_SECTION}):
@@ -296,6 +300,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
         hits = [hits[0], damaged] + rest if ours else [damaged._replace(score=lead), hits[0]] + rest
     elif hits and hits[0].section.id == TRANSIT_DAMAGE_SECTION and hits[0].score < bar and ARRIVED_BROKEN.search(text):
         hits = [ScoredSection(hits[0].section, bar)] + hits[1:]  # "收到的杯子碎了" (refused: 10.3 against 12.0)
+    if (intent is None and hits and hits[0].section.category != "shipping" and ORDER_TOTAL.search(text)
+            and re.search(r"\bshipping\b|运费", text, re.I) and not RETURN_WORDS.search(text)):
+        hits = lead_with(hits[0].score, hits, kb.get(HOME_SHIPPING_SECTION, lang))  # the free-shipping threshold
     if (intent not in SEVERAL_POINTS and hits and _SHIPPING_PAID_BACK.search(text)
             and len(asking_clauses(text)) < 2):  # one question: of several, the first leads
         hits, intent = lead_with(hits[0].score, hits, kb.get(SHIPPING_CHARGES_SECTION, lang)), "refund"

@@ -27,6 +27,10 @@ SHIPPED = re.compile(r"(?<!\bif )(?<!\bonce )(?<!\bwhen )\b(already|has|have|it'
 NOT_SHIPPED = re.compile(r"\b(hasn'?t|has not|haven'?t|have not|didn'?t|did not|not)( yet)? (been )?"
                          r"(shipped|dispatched)\b|还没(有)?发货|未发货|没(有)?发货|还没(有)?寄出", re.I)
 CANCEL = re.compile(r"\bcancel|取消", re.I)
+# The order's total told ("If my order is $49, do I pay shipping?", "订单只有45美元要付运费吗"), beside its shipping:
+# the standard shipping's free threshold, not a return's label fee (stop 62).
+ORDER_TOTAL = re.compile(r"\border (is|was|totals?|comes to|of) (only |just |about |around |under )?\$\s?\d|"
+                         r"\$\d+(\.\d+)? order\b|订单(只有|是|才|金额是?)?\d+(\.\d+)?(美元|刀|块)", re.I | re.A)
 # Charged already, for an order cancelled: the authorization hold that drops off, not the free cancellation
 # ("I was charged for an order I cancelled within 10 minutes. When will that money come back?"; stop 51).
 CHARGED = re.compile(r"\b(was|were|been|got|still) (charged|billed)\b|\bcharged me\b|\bpending (charge|hold)|"

@@ -15,6 +15,20 @@ _NAMED_THING = re.compile(r"\b(?:the|my|a|an|this|that|our|these|those)\s+((?:[a
 _WARRANTY_ASKED = re.compile(r"\bcover(s|ed|age)?\b|\blasts?\b|\bguarant|\bprotect|\brepair|\bfix|\bdefect|"
                              r"\bbroke|\bdamage", re.I)
 
+# Electronics and other goods named (the restocking fee is for opened electronics alone: "包装盒拆开了，但是椅子一次都没坐
+# 过…还能退吗？", "Are bed sheets returnable after opening?" led with it; stop 62's sweep).
+_ELECTRONICS = re.compile(r"electronic|\b(tvs?|television|laptops?|headphones?|earbuds|speakers?|cameras?|tablets?|"
+                          r"phones?|monitors?|printers?|consoles?|smartwatch\w*|drones?)\b|电子|电器|耳机|电视|电脑|笔记本|"
+                          r"音箱|音响|相机|平板|手机|显示器|打印机|无人机", re.I | re.A)
+_OTHER_GOODS = re.compile(r"\b(sheets?|bedding|towels?|rugs?|curtains?|blankets?|pillows?|duvets?|mugs?|vases?|chairs?|"
+                          r"sofas?|couch(es)?|tables?|desks?|mattress(es)?|shirts?|shoes|jackets?|dress(es)?)\b|床单|被子|"
+                          r"枕头|毛巾|地毯|窗帘|毯子|椅子|沙发|桌子|书桌|床垫|花瓶|杯子|衣服|鞋", re.I | re.A)
+
+
+def names_other_goods_only(text: str) -> bool:
+    """Whether ``text`` names goods that are not electronics ("bed sheets", "椅子") and no electronics."""
+    return bool(_OTHER_GOODS.search(text)) and not _ELECTRONICS.search(text)
+
 
 def _is_a_product(kb: KnowledgeBase, words: str) -> bool:
     hits = kb.search(words, lang="en", k=1)

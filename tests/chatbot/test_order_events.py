@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from chatbot.order_events import (ARRIVED_BROKEN, CHARGED, DELIVERED, NOT_SHIPPED, past_cancelling,
+from chatbot.order_events import (ARRIVED_BROKEN, CHARGED, DELIVERED, NOT_SHIPPED, ORDER_TOTAL, past_cancelling,
                                   says_it_shipped)
 
 
@@ -22,7 +22,9 @@ def test_says_it_shipped(text, shipped):
     (ARRIVED_BROKEN, "The chair arrived broken", True), (ARRIVED_BROKEN, "收到的时候就裂了", True),
     (ARRIVED_BROKEN, "the lamp I got has a dent", True), (ARRIVED_BROKEN, "收到一周后坏了", False),
     (CHARGED, "I was charged for an order I cancelled", True), (CHARGED, "Will I be charged?", False),
-    (CHARGED, "I see a pending charge of $45 but I cancelled", True)])
+    (CHARGED, "I see a pending charge of $45 but I cancelled", True),
+    (ORDER_TOTAL, "If my order is $49, do I pay shipping?", True), (ORDER_TOTAL, "订单只有45美元", True),
+    (ORDER_TOTAL, "My order is late", False)])
 def test_order_event_patterns(pattern, text, found):
     assert bool(pattern.search(text)) is found
 

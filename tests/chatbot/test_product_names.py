@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from chatbot.knowledge import in_scope_bar
-from chatbot.product_names import as_an_order, deliveries_asked, order_hits, search_as_asked
+from chatbot.product_names import as_an_order, deliveries_asked, names_other_goods_only, order_hits, search_as_asked
 
 
 @pytest.mark.parametrize(("text", "said"), [
@@ -41,3 +41,11 @@ def test_a_warranty_asked_or_chinese_keeps_its_hits(kb, text):
 def test_search_as_asked_reads_a_delivery_question_of_a_product_as_of_an_order(kb):
     assert search_as_asked(kb, "When will the sofa ship?", "en", 4)[0].section.id == "shipping.dispatch"
     assert search_as_asked(kb, "How long is the sofa's warranty?", "en", 4)[0].section.id == "warranty.furniture"
+
+
+@pytest.mark.parametrize(("text", "other_only"), [
+    ("Are bed sheets returnable after opening?", True), ("椅子的包装盒拆开了", True),
+    ("I opened the headphones", False), ("a chair and a TV", False), ("Can I return it if I opened it?", False)])
+def test_names_other_goods_only(text, other_only):
+    """Goods named that are not electronics, the restocking fee's (stop 62)."""
+    assert names_other_goods_only(text) is other_only

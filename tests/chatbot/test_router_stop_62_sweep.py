@@ -124,6 +124,18 @@ def test_stop_62_sweep_messages_are_answered_from_their_sections(kb, question, s
     assert answered_from(kb, question) == section_id
 
 
+@pytest.mark.parametrize(("question", "section_id"), [
+    # goods that are not electronics, opened: the condition (the opened electronics' fee)
+    ("Are bed sheets returnable after opening?", "returns.condition"),
+    ("麻烦问一下，我买的椅子收到了，包装盒拆开了，但是椅子一次都没坐过，盒子和标签我都留着，请问这样还能退吗？", "returns.condition"),
+    ("I opened the headphones, can I return them?", "returns.restocking-fee"),  # neighbour: electronics
+    # an order's total beside its shipping: the standard shipping's free threshold (the label fee)
+    ("If my order is $49, do I pay shipping?", "shipping.standard"), ("订单只有45美元要付运费吗", "shipping.standard"),
+    ("If my order is $49, do I pay shipping to return it?", "returns.shipping-fees")])  # neighbour: a return
+def test_stop_62_goods_and_totals(kb, question, section_id):
+    assert answered_from(kb, question) == section_id
+
+
 @pytest.mark.parametrize(("question", "reason"), [
     # a fire, a shock and a child hurt told in other words (answered from the warranty, refused, the damaged parcels)
     ("笔记本充电的时候电源适配器烧起来了", "safety"), ("电视后面摸着会电人,刚才麻了一下", "safety"),
