@@ -99,6 +99,9 @@ ESCALATION_RULES = {
         # "Somebody spent my gift card balance" (stop 62's sweep: refused)
         r"\b(someone|somebody)\s+(else\s+)?(has\s+)?(spent|used\s+up|drained|emptied)\s+my\s+"
         r"(gift\s+card|balance|store\s+credit)",
+        # a reset or code the customer never asked for ("I got a password reset email I never requested…"; stop 62)
+        r"\b(reset|verification|sign-?in|login)\s+(e-?mail|code|text|link)\s+(that\s+)?(i|we)\s+"
+        r"(never|didn'?t|did\s+not)\s+(request|ask)|"
         # someone trying to get into the account ("I'm worried someone is trying to hack it", "有人想盗我的号"; stop 50's
         # sweep: refused, and the lockout)
         r"\b(someone|somebody|hackers?)\s+(is\s+|are\s+|was\s+|were\s+|has\s+been\s+|have\s+been\s+)?(trying|tried|"

@@ -98,7 +98,10 @@ REFUSAL_RULES = {
         # the password of an account in a relative's name ("the password for the account under my son's name")
         r"\bpassword\s+(for|of|to)\s+(the\s+)?account\s+(under|in)\s+(my|his|her|their)\s+\w+'s\s+name\b|"
         r"\b(tell|give|show|find|look\s+up|send)\b[^.?!]{0,30}\b(sister|brother|friend|mom|mother|dad|father|husband|"
-        r"wife|son|daughter|ex|cousin|aunt|uncle)'?s\s+(address|e-?mail|phone|password|card)\b",
+        r"wife|son|daughter|ex|cousin|aunt|uncle)'?s\s+(account\s+)?(address|e-?mail|phone|password|card)\b|"
+        # a relative's or a friend's password or phone ("能告诉我我老公账号的密码吗", "帮我查一下我朋友的账户绑定的手机号"; stop 62)
+        r"(告诉我|给我|查一?下|发给我)[^。！？!?]{0,4}(老公|老婆|妻子|丈夫|朋友|同事|邻居|前夫|前妻|爸爸?|妈妈?|儿子|女儿|姐姐|妹妹|哥哥|"
+        r"弟弟)的?[^。！？!?]{0,8}(密码|手机号|电话|邮箱|地址)",
         # "I got someone else's order" is a wrong delivery, not a request for their data.
         r"(?<!got )(?<!received )(?<!receive )(?<!sent me )(?<!delivered )(?<!was sent )(?<!from )(?<!to )(?<!on )"
         r"\b(someone|somebody|anyone|anybody)\s+else'?s\b|\b(other|all)\s+customers\s+who\b",
