@@ -51,7 +51,8 @@ _NAMED_DAY = re.compile(r"(?<=\bon )(black friday|cyber monday)\b|(黑五|黑色
 
 # Today's date, told to count from ("…10月8号送到的…现在已经11月20号了，还能退吗？", "today is dec 1"), is no day anything
 # came (stop 62's sweep: the holiday returns led, by November 20).
-_TODAY = re.compile(r"(今天|现在|今儿)(已经|都)?是?\s*$|\b(today is|today's|it'?s now|it is now|now it'?s)\s*$")
+_TODAY = re.compile(r"(今天|今儿)(已经|都|是|已经是)\s*$|现在(已经|都)?是?\s*$|"  # "我今天12月1日收到的" is a delivery
+                    r"\b(today is|today's|it'?s now|it is now|now it'?s)\s*$")
 _NOW_AFTER = re.compile(r"\s*(now|today)\b")  # "It's December 10 now"
 
 

@@ -16,6 +16,7 @@ from chatbot.text_terms import phrase_text
     ("will there be a black friday sale", []), ("黑五有活动吗", []),
     # today's date, told to count from, is no day anything came (stop 62's sweep)
     ("10月8号送到的，现在已经11月20号了", [(10, 8)]), ("delivered oct 8 and today is nov 20", [(10, 8)]),
+    ("今天都6月9号了", []), ("我今天12月1日收到的台灯", [(12, 1)]),  # "今天" alone may be the day it came
 ])
 def test_dates_in(text, expected):
     assert dates_in(phrase_text(text)) == expected
