@@ -48,7 +48,8 @@ _TIED = 0.99  # by score (a follow-up's may put its topic first), "Can I return 
 AFTER_SHIPMENT_SECTION = "orders.after-shipment"
 HOLD_SECTION = "payment.double-charge"
 _CHARGE_TIMING = "payment.charge-timing"  # "pending charge" finds it: of an order cancelled, the hold answers
-_BY_COMMON_WORDS = frozenset({"shipping.standard", "shipping.express", _CHARGE_TIMING, HOLD_SECTION})
+HOME_SHIPPING_SECTION = "shipping.standard"
+_BY_COMMON_WORDS = frozenset({HOME_SHIPPING_SECTION, "shipping.express", _CHARGE_TIMING, HOLD_SECTION})
 _NOT_YET_CANCELLING = frozenset({AFTER_SHIPMENT_SECTION, "shipping.dispatch", CANCELLATION_SECTION,
                                  "returns.exchanges"})
 
@@ -87,7 +88,6 @@ _SHIPPING_PAID_BACK = re.compile(
     r"(付的|交的|花的|当时的|当初的|原来的)[^。！？!?]{0,10}(运费|邮费|加急费)[^。！？!?]{0,4}(退|返还)|"
     r"(运费|邮费|加急费)[^。！？!?]{0,2}(没退|没有退|会退|能退|退吗|退不退|也退|一起退)", re.I | re.A)
 SHIPPING_CHARGES_SECTION = "refunds.shipping-charges"
-HOME_SHIPPING_SECTION = "shipping.standard"
 _RESTOCKING_SECTION = "returns.restocking-fee"  # opened electronics in working condition
 WRONG_ITEM_SECTION = "returns.shipping-fees"
 _WRONG_ITEM_ANSWERS = frozenset({WRONG_ITEM_SECTION, "returns.exchanges", "returns.process",
@@ -208,8 +208,9 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     past_the_window = past_the_return_window(text)
     if past_the_window:  # a product two months old or more: no hit brings the early defects in
         hits = [h for h in hits if h.section.id != _DEFECT_SECTIONS[0]]
-    if (hits[1:] and hits[0].section.id == _DEFECT_SECTIONS[2] and ACCIDENT_DENIED.search(text)
-            and _DEFECT_SECTIONS[2] not in kb.phrase_sections(ACCIDENT_DENIED.sub(" ", text), lang)):
+    undenied = ACCIDENT_DENIED.sub(" ", text)  # an accident denied names none ("从来没摔过")
+    if (hits[1:] and hits[0].section.id == _DEFECT_SECTIONS[2] and undenied != text
+            and _DEFECT_SECTIONS[2] not in kb.phrase_sections(undenied, lang)):
         hits = [hits[1], hits[0]] + hits[2:]  # the coverage found by an accident denied only ("从来没摔过") follows
     if hits[1:] and hits[0].section.id == _RESTOCKING_SECTION and UNOPENED.search(text):
         # nothing opened, no fee: "Can I return a smoke detector I haven't opened?" is the return window's (stop 62)
@@ -219,8 +220,7 @@ def intent_hits(kb: KnowledgeBase, question: str, lang: str, hits: list[ScoredSe
     if hits[1:] and hits[0].section.id == _RESTOCKING_SECTION and names_other_goods_only(text):
         hits = lead_with(hits[0].score, hits, kb.get("returns.condition", lang))  # no electronics: the condition's
     hits, intent = _intent_first(kb, text, lang, hits, bar, past_the_window)
-    if intent == "defect" and (named := kb.phrase_sections(ACCIDENT_DENIED.sub(" ", text), lang)
-                                        & {_DEFECT_SECTIONS[2], PURCHASE_SECTION}):
+    if intent == "defect" and (named := kb.phrase_sections(undenied, lang) & {_DEFECT_SECTIONS[2], PURCHASE_SECTION}):
         # an accident the coverage names ("孩子把平板摔了"), a protection plan bought ("买了延保之后坏了怎么申请？": early defects led)
         hits = lead_with(hits[0].score, hits, *(kb.get(i, lang) for i in sorted(named)))
     if (intent is None and hits and hits[0].section.id in _ASKED_OF_A_FINAL_ITEM | {NON_RETURNABLE_SECTION}

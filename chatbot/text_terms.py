@@ -116,10 +116,14 @@ def phrase_text(text: str) -> str:
 
 def split_keywords(keywords: str) -> tuple[str, list[str]]:
     """A section's keywords as the words to index (the unquoted keywords) and its phrases (the quoted ones) as
-    they are searched for in `phrase_text`: a Chinese phrase anywhere, any other between spaces."""
+    they are searched for in `phrase_text`: a Chinese phrase anywhere, any other between spaces. A phrase with a word
+    of symbols alone ("$$"), which `phrase_text` drops, is a ValueError."""
     words, phrases = [], []
     for keyword in keywords.split(","):
         if re.fullmatch(r'\s*".+"\s*', keyword):
+            if any(not re.search(r"\w", word) for word in keyword.strip().strip('"').split()):
+                # matching drops such a word: "my $$ back" was " my back ", and "My back is killing me…" found it
+                raise ValueError(f"keyword phrase {keyword.strip()} has a word of symbols alone, which matching drops")
             phrases.append(phrase_text(keyword).strip())
         else:
             words.append(keyword)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from chatbot.text_terms import detect_lang, phrase_text, split_sentences, tokenize
+from chatbot.text_terms import detect_lang, phrase_text, split_keywords, split_sentences, tokenize
 
 
 def test_an_a_not_a_question_reads_as_its_a():
@@ -80,3 +80,10 @@ def test_split_sentences():
         "退款已办理。",
         "到账需要3–10个工作日。",
     ]
+
+
+def test_a_phrase_with_a_word_of_symbols_alone_is_refused():
+    """Matching drops "$$": the phrase "my $$ back" was " my back ", which "My back is killing me…" found (stop 62)."""
+    assert split_keywords('refund, "get my back"')[1] == [" get my back "]
+    with pytest.raises(ValueError, match="symbols alone"):
+        split_keywords('refund, "get my $$ back"')
